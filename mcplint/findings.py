@@ -1,0 +1,63 @@
+"""What a lint run produces: findings about tools, and errors about input that could not be read."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(enum.IntEnum):
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        return cls[text.upper()]
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second place a finding is about: the other tool of a pair, the first duplicate."""
+
+    tool: str
+    pointer: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    file: str
+    pointer: str
+    line: int
+    column: int
+    tool: str | None = None
+    related: tuple[Related, ...] = ()
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.file, self.line, self.column, self.code, self.message)
+
+
+@dataclass(frozen=True)
+class InputError:
+    """Input that could not be linted: unreadable, not JSON, not a manifest, bad config."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.column}: {self.message}"
+        return f"{self.file}: {self.message}"

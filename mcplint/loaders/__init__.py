@@ -1,0 +1,1 @@
+"""Readers that turn input (files, stdin) into the model, reporting bad input as values."""

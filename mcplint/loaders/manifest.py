@@ -1,0 +1,182 @@
+"""Find the tools in a parsed JSON document, by shape, and build the model from them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from mcplint.loaders.jsonsource import Document, Position, join_pointer
+from mcplint.model import Annotations, Manifest, Parameter, Tool
+
+# Deeper nesting than this is not a parameter an agent fills in by hand; stopping also keeps a
+# hostile self-similar schema from costing unbounded time.
+MAX_PARAMETER_DEPTH = 12
+
+EXPECTED_SHAPES = (
+    'a tools/list result {"tools": [...]}, '
+    'a JSON-RPC response {"jsonrpc": "2.0", "id": ..., "result": {"tools": [...]}}, '
+    "a bare array of tool objects, "
+    'or a server snapshot {"serverInfo": ..., "protocolVersion": ..., "tools": [...]}'
+)
+_SNAPSHOT_KEYS = ("serverInfo", "protocolVersion", "capabilities")
+
+
+@dataclass(frozen=True)
+class LoadError:
+    """Input that could not be read as a manifest, located for the person who must fix it."""
+
+    file: str
+    position: Position
+    message: str
+    pointer: str = ""
+
+
+def _locate_tools(data: Any) -> tuple[str, str] | str:
+    """Return (kind, pointer of the tools array) or a message saying what is wrong."""
+    if isinstance(data, list):
+        if data and not any(isinstance(item, dict) and ("inputSchema" in item or "name" in item)
+                            for item in data):
+            return ('no tools found: the array holds no objects with "name" or "inputSchema"; '
+                    f"expected {EXPECTED_SHAPES}")
+        return "tools array", ""
+    if not isinstance(data, dict):
+        return f"the document is a {_json_type(data)}, expected {EXPECTED_SHAPES}"
+    if "jsonrpc" in data:
+        if "error" in data and "result" not in data:
+            error = data["error"]
+            detail = error.get("message") if isinstance(error, dict) else None
+            return (
+                "this is a JSON-RPC error response"
+                + (f" ({detail!s})" if detail else "")
+                + ", not a tools/list result; capture the response of a successful tools/list"
+            )
+        result = data.get("result")
+        if isinstance(result, dict) and "tools" in result:
+            return "JSON-RPC response", "/result/tools"
+        return f'JSON-RPC response without "result.tools": expected {EXPECTED_SHAPES}'
+    if "tools" in data:
+        if any(key in data for key in _SNAPSHOT_KEYS):
+            return "server snapshot", "/tools"
+        return "tools/list result", "/tools"
+    return f"no tools found: expected {EXPECTED_SHAPES}"
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _parameters(
+    doc: Document, schema: Any, pointer: str, path: str, depth: int
+) -> Iterator[Parameter]:
+    if depth > MAX_PARAMETER_DEPTH or not isinstance(schema, dict):
+        return
+    properties = schema.get("properties")
+    required = schema.get("required")
+    required_names = {name for name in required if isinstance(name, str)} if isinstance(
+        required, list) else set()
+    if isinstance(properties, dict):
+        props_pointer = join_pointer(pointer, "properties")
+        for name, sub in properties.items():
+            sub_pointer = join_pointer(props_pointer, name)
+            sub_path = f"{path}.{name}" if path else name
+            yield Parameter(
+                name=name,
+                path=sub_path,
+                pointer=sub_pointer,
+                position=doc.position(sub_pointer),
+                schema=sub if isinstance(sub, dict) else {},
+                required=name in required_names,
+                depth=depth,
+            )
+            yield from _parameters(doc, sub, sub_pointer, sub_path, depth + 1)
+    items = schema.get("items")
+    if isinstance(items, dict) and path:
+        yield from _parameters(doc, items, join_pointer(pointer, "items"), f"{path}[]", depth)
+
+
+def _annotations(doc: Document, raw: Any, pointer: str) -> Annotations | None:
+    if not isinstance(raw, dict):
+        return None
+
+    def hint(key: str, default: bool) -> bool:
+        value = raw.get(key)
+        return value if isinstance(value, bool) else default
+
+    title = raw.get("title")
+    return Annotations(
+        pointer=pointer,
+        position=doc.position(pointer),
+        declared=raw,
+        title=title if isinstance(title, str) else None,
+        read_only=hint("readOnlyHint", False),
+        destructive=hint("destructiveHint", True),
+        idempotent=hint("idempotentHint", False),
+        open_world=hint("openWorldHint", True),
+    )
+
+
+def build_tool(doc: Document, raw: Mapping[str, Any], index: int, pointer: str) -> Tool:
+    schema_pointer = join_pointer(pointer, "inputSchema")
+    annotations_pointer = join_pointer(pointer, "annotations")
+    return Tool(
+        index=index,
+        pointer=pointer,
+        position=doc.position(pointer),
+        raw=raw,
+        parameters=tuple(_parameters(doc, raw.get("inputSchema"), schema_pointer, "", 0)),
+        annotations=_annotations(doc, raw.get("annotations"), annotations_pointer),
+    )
+
+
+def build_manifest(file: str, doc: Document) -> tuple[Manifest | None, list[LoadError]]:
+    """The manifest in a document, and the errors of the parts that could not be read.
+
+    A non-object tool is an error, but it does not stop the other tools from being linted.
+    """
+    located = _locate_tools(doc.data)
+    if isinstance(located, str):
+        return None, [LoadError(file, doc.position(""), located)]
+    kind, tools_pointer = located
+    container: Any = doc.data
+    for key in tools_pointer.split("/")[1:]:
+        container = container[key]
+    if not isinstance(container, list):
+        return None, [
+            LoadError(
+                file,
+                doc.position(tools_pointer),
+                f'"tools" is a {_json_type(container)}, expected an array of tool objects',
+                tools_pointer,
+            )
+        ]
+    tools: list[Tool] = []
+    errors: list[LoadError] = []
+    for index, raw in enumerate(container):
+        pointer = join_pointer(tools_pointer, index)
+        if not isinstance(raw, dict):
+            errors.append(
+                LoadError(
+                    file,
+                    doc.position(pointer),
+                    f"{pointer} is a {_json_type(raw)}, expected a tool object "
+                    '{"name": ..., "description": ..., "inputSchema": {...}}; '
+                    "this entry was skipped",
+                    pointer,
+                )
+            )
+            continue
+        tools.append(build_tool(doc, raw, index, pointer))
+    manifest = Manifest(file=file, kind=kind, tools_pointer=tools_pointer, tools=tuple(tools),
+                        document=doc)
+    return manifest, errors
