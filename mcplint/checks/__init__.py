@@ -1,0 +1,1 @@
+"""Check functions: the code behind the rules in ``rules/*.toml``."""

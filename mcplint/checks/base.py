@@ -1,0 +1,100 @@
+"""The contract between the engine and a check function.
+
+A check function looks at one subject (a manifest, a tool, a parameter, or a manifest's tool
+pairs) and yields ``Hit``s: where the problem is and the values its rule's message template
+needs.  It never prints, never formats the final message and never decides severity policy.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from mcplint.findings import Severity
+from mcplint.model import Manifest, Parameter, Tool
+from mcplint.tokens import TokenCounter, tool_text
+
+
+class Target(str, enum.Enum):
+    SERVER = "server"
+    TOOL = "tool"
+    PARAMETER = "parameter"
+    PAIR = "tool-pair"
+
+
+@dataclass(frozen=True)
+class Hit:
+    pointer: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    tool: Tool | None = None
+    related: tuple[tuple[Tool, str], ...] = ()
+    # Tiered checks (warning above 20 tools, error above 40) pick the severity per hit; a
+    # severity set in the user's config still wins.
+    severity: Severity | None = None
+
+
+@dataclass
+class Context:
+    """Per-manifest facts shared by all checks, computed at most once."""
+
+    manifest: Manifest
+    tokens: TokenCounter
+    _tool_tokens: dict[int, int] = field(default_factory=dict)
+
+    def tool_tokens(self, tool: Tool) -> int:
+        cached = self._tool_tokens.get(tool.index)
+        if cached is None:
+            cached = self._tool_tokens[tool.index] = self.tokens.count(tool_text(tool.raw))
+        return cached
+
+    @cached_property
+    def total_tokens(self) -> int:
+        return sum(self.tool_tokens(tool) for tool in self.manifest.tools)
+
+
+ServerFn = Callable[[Manifest, Context, Mapping[str, Any]], Iterable[Hit]]
+ToolFn = Callable[[Tool, Context, Mapping[str, Any]], Iterable[Hit]]
+ParameterFn = Callable[[Parameter, Tool, Context, Mapping[str, Any]], Iterable[Hit]]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check function and its declared interface: target, options schema, message fields."""
+
+    id: str
+    target: Target
+    fn: Callable[..., Iterable[Hit]] = field(compare=False)
+    options_schema: Mapping[str, Any] = field(compare=False)
+    fields: frozenset[str]
+
+    @property
+    def option_defaults(self) -> dict[str, Any]:
+        properties = self.options_schema.get("properties", {})
+        return {key: spec["default"] for key, spec in properties.items() if "default" in spec}
+
+
+def check(
+    id: str,
+    target: Target,
+    *,
+    fields: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
+) -> Callable[[Callable[..., Iterable[Hit]]], Check]:
+    """Declare a check function; ``options`` are JSON Schema properties for its options."""
+
+    def wrap(fn: Callable[..., Iterable[Hit]]) -> Check:
+        schema = {
+            "type": "object",
+            "properties": dict(options or {}),
+            "additionalProperties": False,
+        }
+        return Check(id, target, fn, schema, frozenset(fields))
+
+    return wrap
+
+
+def run_check(check: Check, subject: Any, *args: Any) -> Iterator[Hit]:
+    yield from check.fn(subject, *args)

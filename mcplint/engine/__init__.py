@@ -1,0 +1,1 @@
+"""Rule packs, selection and the linter that applies them."""

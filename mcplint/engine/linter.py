@@ -1,0 +1,220 @@
+"""Run the selected rules over a manifest and turn their hits into located findings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from mcplint.checks.base import Context, Hit, Target
+from mcplint.config import Config, ConfigError, Override, matches_any
+from mcplint.engine.packs import PackError, Rule, load_packs, validate_options
+from mcplint.engine.registry import RegistryError, builtin_checks, load_plugins
+from mcplint.engine.selection import SelectionError, check_selectors, resolve
+from mcplint.findings import Finding, Related, Severity
+from mcplint.model import Manifest, Tool
+from mcplint.tokens import TokenCounter, get_counter
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Rule selection given on the command line; it applies on top of the config file."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Linted:
+    findings: tuple[Finding, ...]
+    tokens: int  # the whole manifest's tool definitions
+
+
+@dataclass(frozen=True)
+class ActiveRule:
+    rule: Rule
+    options: Mapping[str, Any] = field(compare=False)
+    severity: Severity | None  # set only when the user chose one
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    rules: Mapping[str, ActiveRule]
+
+    def for_target(self, target: Target) -> list[ActiveRule]:
+        return [active for active in self.rules.values() if active.rule.target is target]
+
+
+def _relative(path: str, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return Path(path).as_posix()
+
+
+class Linter:
+    """Rules resolved for one configuration; lints any number of manifests."""
+
+    def __init__(self, config: Config, selection: Selection | None = None,
+                 tokens: TokenCounter | None = None) -> None:
+        self.config = config
+        self.selection = selection or Selection()
+        self.tokens = tokens or get_counter()
+        try:
+            checks = {**builtin_checks(), **load_plugins(config.plugins)}
+            self.rules: dict[str, Rule] = load_packs(checks, config.packs)
+        except (PackError, RegistryError) as exc:
+            raise ConfigError(f"{config.label}: {exc}") from exc
+        self._by_name = {rule.name: rule for rule in self.rules.values()}
+        try:
+            check_selectors([*(config.select or ()), *config.extend_select, *config.ignore],
+                            self.rules, config.label)
+            cli = self.selection
+            check_selectors([*(cli.select or ()), *cli.extend_select, *cli.ignore], self.rules,
+                            "command line")
+            for index, override in enumerate(config.overrides):
+                check_selectors([*override.ignore, *override.extend_select], self.rules,
+                                f"{config.label}: overrides[{index}]")
+        except SelectionError as exc:
+            raise ConfigError(str(exc)) from exc
+        # Validate every settings table now, so a typo fails the run before any file is read.
+        self._settings(config.rules, config.label)
+        for index, override in enumerate(config.overrides):
+            self._settings(override.rules, f"{config.label}: overrides[{index}]")
+        self._cache: dict[tuple[int, ...], RuleSet] = {}
+
+    def rule(self, key: str) -> Rule | None:
+        return self.rules.get(key) or self._by_name.get(key)
+
+    def _settings(
+        self, tables: Mapping[str, Mapping[str, Any]], where: str
+    ) -> dict[str, tuple[Severity | None, dict[str, Any]]]:
+        resolved = {}
+        for key, table in tables.items():
+            rule = self.rule(key)
+            if rule is None:
+                raise ConfigError(f'{where}: rules.{key}: no rule has this code or name; '
+                                  "see `mcplint rules`")
+            resolved[rule.code] = self._apply(rule, rule.options, table, f"{where}: rules.{key}")
+        return resolved
+
+    @staticmethod
+    def _apply(rule: Rule, base: Mapping[str, Any], table: Mapping[str, Any], where: str
+               ) -> tuple[Severity | None, dict[str, Any]]:
+        options = dict(base)
+        severity = None
+        for key, value in table.items():
+            if key == "severity":
+                severity = Severity.parse(value)
+            elif key.startswith("extend-") and isinstance(options.get(key[7:]), list):
+                # Vocabularies are list options; extend-X adds to X instead of replacing it.
+                options[key[7:]] = [*options[key[7:]], *value]
+            else:
+                options[key] = value
+        try:
+            return severity, validate_options(rule.check, options, where)
+        except PackError as exc:
+            raise ConfigError(str(exc)) from exc
+
+    def ruleset(self, file: str, tool: str | None = None) -> RuleSet:
+        relative = _relative(file, self.config.root)
+        matched = tuple(
+            index for index, override in enumerate(self.config.overrides)
+            if _override_matches(override, relative, tool)
+        )
+        cached = self._cache.get(matched)
+        if cached is None:
+            cached = self._cache[matched] = self._build(
+                [self.config.overrides[i] for i in matched])
+        return cached
+
+    def _build(self, overrides: Sequence[Override]) -> RuleSet:
+        config, cli = self.config, self.selection
+        select = cli.select if cli.select is not None else config.select
+        extend = [*config.extend_select, *cli.extend_select]
+        ignore = [*config.ignore, *cli.ignore]
+        for override in overrides:
+            extend.extend(override.extend_select)
+            ignore.extend(override.ignore)
+        codes = resolve(self.rules, select, extend, ignore)
+        active: dict[str, ActiveRule] = {}
+        tables = [config.rules, *(o.rules for o in overrides)]
+        for code in sorted(codes):
+            rule = self.rules[code]
+            severity: Severity | None = None
+            options: Mapping[str, Any] = rule.options
+            for table in tables:
+                for key, settings in table.items():
+                    if self.rule(key) is rule:
+                        chosen, options = self._apply(rule, options, settings, config.label)
+                        severity = chosen or severity
+            active[code] = ActiveRule(rule, options, severity)
+        return RuleSet(active)
+
+    def lint(self, manifest: Manifest) -> Linted:
+        ctx = Context(manifest, self.tokens)
+        base = self.ruleset(manifest.file)
+        findings: list[Finding] = []
+        for active in base.for_target(Target.SERVER) + base.for_target(Target.PAIR):
+            hits = active.rule.check.fn(manifest, ctx, active.options)
+            findings.extend(self._findings(manifest, active, hits, tool_filter=True))
+        for tool in manifest.tools:
+            rules = self.ruleset(manifest.file, tool.name) if self.config.overrides else base
+            for active in rules.for_target(Target.TOOL):
+                hits = active.rule.check.fn(tool, ctx, active.options)
+                findings.extend(self._findings(manifest, active, hits))
+            params = rules.for_target(Target.PARAMETER)
+            for parameter in tool.parameters if params else ():
+                for active in params:
+                    hits = active.rule.check.fn(parameter, tool, ctx, active.options)
+                    findings.extend(self._findings(manifest, active, hits))
+        findings.sort(key=lambda f: f.sort_key)
+        return Linted(tuple(findings), ctx.total_tokens)
+
+    def _findings(self, manifest: Manifest, active: ActiveRule, hits: Iterable[Hit],
+                  tool_filter: bool = False) -> Iterable[Finding]:
+        rule = active.rule
+        for hit in hits:
+            severity = active.severity
+            if tool_filter and hit.tool is not None and self.config.overrides:
+                # A manifest-wide rule's finding about one tool honours that tool's overrides.
+                tool_rules = self.ruleset(manifest.file, hit.tool.name).rules
+                if rule.code not in tool_rules:
+                    continue
+                severity = tool_rules[rule.code].severity or severity
+            severity = severity or hit.severity or rule.severity
+            fields = {
+                "tool": hit.tool.label if hit.tool else "",
+                "server": manifest.server_name or manifest.file,
+                "file": manifest.file,
+                **hit.fields,
+            }
+            position = manifest.position(hit.pointer)
+            yield Finding(
+                code=rule.code,
+                name=rule.name,
+                severity=severity,
+                message=rule.render(fields),
+                file=manifest.file,
+                pointer=hit.pointer,
+                line=position.line,
+                column=position.column,
+                tool=hit.tool.label if hit.tool else None,
+                related=tuple(_related(manifest, tool, pointer) for tool, pointer in hit.related),
+            )
+
+
+def _related(manifest: Manifest, tool: Tool, pointer: str) -> Related:
+    position = manifest.position(pointer)
+    return Related(tool.label, pointer, position.line, position.column)
+
+
+def _override_matches(override: Override, relative: str, tool: str | None) -> bool:
+    if override.files and not matches_any(relative, override.files):
+        return False
+    if override.tools:
+        return tool is not None and any(fnmatchcase(tool, p) for p in override.tools)
+    return True

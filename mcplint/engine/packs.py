@@ -1,0 +1,222 @@
+"""Rule packs: rules as TOML data, checked against the check functions they name."""
+
+from __future__ import annotations
+
+import string
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from rapidfuzz import process
+
+from mcplint.checks.base import Check, Target
+from mcplint.findings import Severity
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+
+    import tomllib
+else:  # pragma: no cover
+    from importlib.abc import Traversable
+
+    import tomli as tomllib
+
+# Fields every message template may use, whatever its check provides.
+COMMON_FIELDS = frozenset({"tool", "server", "file"})
+
+PACK_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["pack", "rules"],
+    "additionalProperties": False,
+    "properties": {
+        "pack": {
+            "type": "object",
+            "required": ["name"],
+            "additionalProperties": False,
+            "properties": {"name": {"type": "string"}, "description": {"type": "string"}},
+        },
+        "rules": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["code", "name", "summary", "severity", "target", "check", "message",
+                             "docs"],
+                "additionalProperties": False,
+                "properties": {
+                    "code": {"type": "string", "pattern": "^[A-Z]+[0-9]+$"},
+                    "name": {"type": "string", "pattern": "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"},
+                    "summary": {"type": "string", "minLength": 1},
+                    "groups": {"type": "array", "items": {"type": "string"}},
+                    "severity": {"enum": ["error", "warning", "info"]},
+                    "target": {"enum": [t.value for t in Target]},
+                    "check": {"type": "string"},
+                    "default": {"type": "boolean"},
+                    "message": {"type": "string", "minLength": 1},
+                    "options": {"type": "object"},
+                    "docs": {
+                        "type": "object",
+                        "required": ["what", "why", "bad", "good"],
+                        "additionalProperties": False,
+                        "properties": {
+                            key: {"type": "string", "minLength": 1}
+                            for key in ("what", "why", "bad", "good", "options")
+                        } | {"example-options": {"type": "object"}},
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+class PackError(Exception):
+    """A pack that cannot be used; the message names the file and the rule."""
+
+
+@dataclass(frozen=True)
+class RuleDocs:
+    what: str
+    why: str
+    bad: str
+    good: str
+    options: str | None = None
+    # Options the bad/good examples are linted with, where defaults need a large example.
+    example_options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+    groups: tuple[str, ...]
+    severity: Severity
+    target: Target
+    check: Check = field(compare=False)
+    options: Mapping[str, Any] = field(compare=False)
+    message: str
+    docs: RuleDocs = field(compare=False)
+    pack: str
+    default: bool = True
+
+    def render(self, fields: Mapping[str, Any]) -> str:
+        return self.message.format_map(fields)
+
+
+def builtin_pack_dir() -> Traversable:
+    """The packs shipped in the wheel, or the repository's ``rules/`` when run from a checkout."""
+    packaged = files("mcplint") / "_rules"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "rules"
+
+
+def _template_fields(template: str) -> set[str]:
+    names = set()
+    for _, field_name, _, _ in string.Formatter().parse(template):
+        if field_name is not None:
+            names.add(field_name.split(".")[0].split("[")[0])
+    return names
+
+
+def validate_options(check: Check, options: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """Fill a check's defaults in and validate the result against its options schema."""
+    merged = {**check.option_defaults, **options}
+    known = list(check.options_schema.get("properties", {}))
+    for key in merged:
+        if key not in known:
+            guess = process.extractOne(key, known, score_cutoff=60) if known else None
+            hint = (f'did you mean "{guess[0]}"?' if guess else
+                    "known options: " + ", ".join(known) if known else "it has no options")
+            raise PackError(f'{where}: unknown option "{key}"; {hint}')
+    errors = sorted(Draft202012Validator(check.options_schema).iter_errors(merged),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        place = "/".join(str(p) for p in error.absolute_path) or "options"
+        raise PackError(f"{where}: option {place}: {error.message}")
+    missing = set(check.options_schema.get("properties", {})) - set(merged)
+    if missing:
+        raise PackError(f"{where}: options missing: {', '.join(sorted(missing))}")
+    return merged
+
+
+def _docs(table: Mapping[str, Any]) -> RuleDocs:
+    fields = {key.replace("-", "_"): value for key, value in table.items()}
+    return RuleDocs(**fields)
+
+
+def parse_pack(text: str, origin: str, checks: Mapping[str, Check]) -> list[Rule]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PackError(f"{origin}: invalid TOML: {exc}") from exc
+    errors = sorted(Draft202012Validator(PACK_SCHEMA).iter_errors(data),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        place = "/".join(str(p) for p in error.absolute_path)
+        raise PackError(f"{origin}: {place or 'top level'}: {error.message}")
+    pack_name = data["pack"]["name"]
+    rules = []
+    for entry in data["rules"]:
+        where = f"{origin}: rule {entry['code']}"
+        check = checks.get(entry["check"])
+        if check is None:
+            raise PackError(f'{where}: unknown check "{entry["check"]}"; known: '
+                            + ", ".join(sorted(checks)))
+        if check.target.value != entry["target"]:
+            raise PackError(f'{where}: check "{check.id}" works on target '
+                            f'"{check.target.value}", not "{entry["target"]}"')
+        unknown = _template_fields(entry["message"]) - check.fields - COMMON_FIELDS
+        if unknown:
+            raise PackError(f"{where}: message uses unknown fields {sorted(unknown)}; "
+                            f"this check provides {sorted(check.fields | COMMON_FIELDS)}")
+        rules.append(Rule(
+            code=entry["code"],
+            name=entry["name"],
+            summary=entry["summary"],
+            groups=tuple(entry.get("groups", ())),
+            severity=Severity.parse(entry["severity"]),
+            target=check.target,
+            check=check,
+            options=validate_options(check, entry.get("options", {}), where),
+            message=entry["message"],
+            docs=_docs(entry["docs"]),
+            pack=pack_name,
+            default=entry.get("default", True),
+        ))
+    return rules
+
+
+def load_packs(
+    checks: Mapping[str, Check], extra: Iterable[Path] = ()
+) -> dict[str, Rule]:
+    """All built-in packs plus the user's; a code or name used twice is an error."""
+    sources: list[tuple[str, str]] = []
+    builtin = builtin_pack_dir()
+    for item in sorted(builtin.iterdir(), key=lambda t: t.name):
+        if item.name.endswith(".toml"):
+            sources.append((f"rules/{item.name}", item.read_text(encoding="utf-8")))
+    for path in extra:
+        try:
+            sources.append((str(path), path.read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from exc
+    rules: dict[str, Rule] = {}
+    names: dict[str, str] = {}
+    for origin, text in sources:
+        for rule in parse_pack(text, origin, checks):
+            if rule.code in rules:
+                raise PackError(f"{origin}: rule code {rule.code} is already used by "
+                                f"{rules[rule.code].name} in pack {rules[rule.code].pack}")
+            if rule.name in names:
+                raise PackError(f"{origin}: rule name {rule.name} is already used by "
+                                f"{names[rule.name]}")
+            rules[rule.code] = rule
+            names[rule.name] = rule.code
+    return rules
