@@ -1,0 +1,81 @@
+"""What a server's tool list costs an agent: the number of tools and the tokens they take."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.findings import Severity
+from mcplint.model import Manifest, Tool
+from mcplint.tokens import tool_text
+
+_TIERS = {
+    "warning-above": {"type": ["integer", "null"], "minimum": 0, "default": None,
+                      "description": "Report a warning when the value is above this."},
+    "error-above": {"type": ["integer", "null"], "minimum": 0, "default": None,
+                    "description": "Report an error when the value is above this "
+                                   "(null: never an error)."},
+}
+
+
+def _tier(value: int, options: Mapping[str, Any]) -> tuple[Severity, int] | None:
+    error_above, warning_above = options.get("error-above"), options.get("warning-above")
+    if error_above is not None and value > error_above:
+        return Severity.ERROR, error_above
+    if warning_above is not None and value > warning_above:
+        return Severity.WARNING, warning_above
+    return None
+
+
+def _heaviest(ctx: Context, count: int = 3) -> str:
+    ranked = sorted(ctx.manifest.tools, key=lambda t: -ctx.tool_tokens(t))[:count]
+    return ", ".join(f"{t.label} ({ctx.tool_tokens(t):,})" for t in ranked)
+
+
+@check("tool-count", Target.SERVER, fields={"count", "limit"}, options=_TIERS)
+def tool_count(manifest: Manifest, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    tier = _tier(len(manifest.tools), options)
+    if tier:
+        yield Hit(manifest.tools_pointer, {"count": len(manifest.tools), "limit": tier[1]},
+                  severity=tier[0])
+
+
+@check("manifest-tokens", Target.SERVER, fields={"tokens", "limit", "method", "heaviest"},
+       options=_TIERS)
+def manifest_tokens(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
+                    ) -> Iterator[Hit]:
+    tier = _tier(ctx.total_tokens, options)
+    if tier:
+        yield Hit(manifest.tools_pointer,
+                  {"tokens": f"{ctx.total_tokens:,}", "limit": f"{tier[1]:,}",
+                   "method": ctx.tokens.method, "heaviest": _heaviest(ctx)},
+                  severity=tier[0])
+
+
+@check("tool-tokens", Target.TOOL, fields={"tokens", "limit", "method", "largest"},
+       options=_TIERS)
+def tool_tokens(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    tokens = ctx.tool_tokens(tool)
+    tier = _tier(tokens, options)
+    if tier:
+        yield Hit(tool.pointer,
+                  {"tokens": f"{tokens:,}", "limit": f"{tier[1]:,}", "method": ctx.tokens.method,
+                   "largest": _largest_part(tool, ctx)},
+                  tool, severity=tier[0])
+
+
+def _largest_part(tool: Tool, ctx: Context) -> str:
+    """Name the part of the tool that costs most, so the message says where to cut."""
+    parts = {"description": tool.raw.get("description") or "",
+             "inputSchema": tool.raw.get("inputSchema") or {},
+             "outputSchema": tool.raw.get("outputSchema") or {}}
+    costs = {key: ctx.tokens.count(value if isinstance(value, str) else tool_text(value))
+             for key, value in parts.items() if value}
+    if not costs:
+        return "the tool object"
+    key = max(costs, key=lambda k: costs[k])
+    return f"its {key} (~{costs[key]:,} tokens)"
+
+
+CHECKS = (tool_count, manifest_tokens, tool_tokens)
