@@ -1,0 +1,162 @@
+"""The command line: parse options, run, render, and decide the exit code.
+
+Exit codes: 0 when nothing is at or above --fail-on, 1 when something is, 2 for usage, config
+or input errors (a file that could not be read, parsed or recognised).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from mcplint import __version__
+from mcplint.config import FAIL_ON, ConfigError, discover, parse_config
+from mcplint.engine.linter import Linter, Selection
+from mcplint.findings import Severity
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _split(values: Sequence[str]) -> tuple[str, ...]:
+    """Accept both ``--select A --select B`` and ``--select A,B``."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _fail(message: str) -> None:
+    click.echo(f"mcplint: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def exit_code(findings_severities: Sequence[Severity], input_errors: int, fail_on: str) -> int:
+    if input_errors:
+        return EXIT_ERROR
+    if fail_on == "never":
+        return EXIT_OK
+    threshold = Severity.parse(fail_on)
+    return EXIT_FINDINGS if any(s >= threshold for s in findings_severities) else EXIT_OK
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mcplint")
+def main() -> None:
+    """Lint MCP tool definitions for the problems that make agents fail."""
+
+
+@main.command()
+@click.argument("targets", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report to this file instead of standard output.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Lowest severity that makes the exit code 1 [default: error, or the config's].")
+@click.option("--select", multiple=True, help="Rules to run (code, prefix, name, group or ALL); "
+              "replaces the configured selection. Repeat or separate with commas.")
+@click.option("--extend-select", multiple=True, help="Rules to run in addition.")
+@click.option("--ignore", multiple=True, help="Rules not to run.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
+              path_type=Path), help="Use this config file instead of discovering one.")
+@click.option("--statistics", is_flag=True,
+              help="Show how often each rule fired, not each finding.")
+@click.option("-q", "--quiet", is_flag=True, help="Print findings only, no headers or summary.")
+@click.option("--color/--no-color", default=None, help="Force colour on or off.")
+def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
+          select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
+          config_path: Path | None, statistics: bool, quiet: bool, color: bool | None) -> None:
+    """Lint tool manifests: files, directories, or - for standard input.
+
+    With no TARGETS, lint the JSON files under the current directory that the config's
+    include globs select.
+    """
+    from mcplint.reporters import ReportOptions, get_reporter
+    from mcplint.run import run
+
+    selection = Selection(
+        select=_split(select) if select else None,
+        extend_select=_split(extend_select),
+        ignore=_split(ignore),
+    )
+    try:
+        report = run(list(targets), selection, config_path,
+                     stdin=click.get_text_stream("stdin"))
+        if fail_on is None:
+            config = parse_config(config_path) if config_path else discover(Path.cwd())
+            fail_on = (config.fail_on if config else None) or "error"
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    reporter = get_reporter(fmt)
+    options = ReportOptions(color=False if output else color, quiet=quiet, statistics=statistics)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                reporter(report, handle, options)
+        except OSError as exc:
+            _fail(f"{output}: cannot write the report: {exc.strerror}")
+    else:
+        out: TextIO = click.get_text_stream("stdout")
+        reporter(report, out, options)
+    if report.errors and (output or fmt != "text"):
+        # Machine-readable output stays clean on stdout; people still see what failed.
+        for error in report.errors:
+            click.echo(f"error: {error}", err=True)
+    sys.exit(exit_code([f.severity for f in report.findings], len(report.errors), fail_on))
+
+
+def _linter() -> Linter:
+    try:
+        return Linter(discover(Path.cwd()))
+    except ConfigError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def rules(fmt: str) -> None:
+    """List every rule: code, name, default severity, groups and what it flags."""
+    linter = _linter()
+    ordered = sorted(linter.rules.values(), key=lambda r: (r.pack, r.code))
+    if fmt == "json":
+        data: list[dict[str, Any]] = [
+            {"code": r.code, "name": r.name, "severity": r.severity.label,
+             "groups": list(r.groups), "target": r.target.value, "summary": r.summary,
+             "default": r.default, "pack": r.pack}
+            for r in ordered
+        ]
+        click.echo(json.dumps(data, indent=2))
+        return
+    # Plain aligned columns: one rule a line, greppable, never wrapped mid-word.
+    name_width = max(len(r.name) for r in ordered) + 2
+    groups_width = max(len(", ".join(r.groups)) for r in ordered) + 2
+    click.echo(f"{'code':<9}{'name':<{name_width}}{'severity':<9}{'groups':<{groups_width}}summary")
+    for rule in ordered:
+        summary = rule.summary if rule.default else f"(off by default) {rule.summary}"
+        click.echo(f"{rule.code:<9}{rule.name:<{name_width}}{rule.severity.label:<9}"
+                   f"{', '.join(rule.groups):<{groups_width}}{summary}")
+    click.echo(f"\n{len(ordered)} rules. `mcplint explain CODE` shows what a rule flags and why.")
+
+
+@main.command()
+@click.argument("rule")
+def explain(rule: str) -> None:
+    """Show a rule's documentation: what it flags, why, examples and options."""
+    from mcplint.explain import render_rule
+
+    linter = _linter()
+    found = linter.rule(rule) or linter.rule(rule.upper())
+    if found is None:
+        from rapidfuzz import process
+
+        keys = [*linter.rules, *(r.name for r in linter.rules.values())]
+        guess = process.extractOne(rule, keys, score_cutoff=60)
+        hint = f'; did you mean "{guess[0]}"?' if guess else "; see `mcplint rules`"
+        _fail(f'no rule "{rule}"{hint}')
+        return
+    click.echo(render_rule(found))

@@ -1,0 +1,72 @@
+"""The JSON report: a stable, documented schema (docs/json-output.md), versioned by "schema"."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, TextIO
+
+from mcplint import __version__
+from mcplint.findings import Finding, Severity
+from mcplint.reporters import ReportOptions
+from mcplint.run import Report
+
+SCHEMA = "mcplint/report/v1"
+
+
+def _finding(finding: Finding) -> dict[str, Any]:
+    return {
+        "code": finding.code,
+        "name": finding.name,
+        "severity": finding.severity.label,
+        "message": finding.message,
+        "file": finding.file,
+        "line": finding.line,
+        "column": finding.column,
+        "pointer": finding.pointer,
+        "tool": finding.tool,
+        "related": [
+            {"tool": r.tool, "pointer": r.pointer, "line": r.line, "column": r.column}
+            for r in finding.related
+        ],
+    }
+
+
+def as_dict(report: Report, statistics: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "schema": SCHEMA,
+        "version": __version__,
+        "tokens": {"method": report.token_method or None},
+        "summary": {
+            "files": len(report.linted),
+            "skipped": len(report.files) - len(report.linted),
+            "tools": sum(f.tools for f in report.linted),
+            "findings": len(report.findings),
+            "error": report.count(Severity.ERROR),
+            "warning": report.count(Severity.WARNING),
+            "info": report.count(Severity.INFO),
+            "input_errors": len(report.errors),
+        },
+        "files": [
+            {"file": f.file, "tools": f.tools, "tokens": f.tokens, "skipped": f.skipped}
+            for f in report.files
+        ],
+        "input_errors": [
+            {"file": e.file, "line": e.line or None, "column": e.column or None,
+             "message": e.message}
+            for e in report.errors
+        ],
+        "findings": [_finding(f) for f in report.findings],
+    }
+    if statistics:
+        counts = Counter((f.code, f.name, f.severity.label) for f in report.findings)
+        data["statistics"] = [
+            {"code": code, "name": name, "severity": severity, "count": count}
+            for (code, name, severity), count in sorted(counts.items(), key=lambda i: (-i[1], i[0]))
+        ]
+    return data
+
+
+def render(report: Report, out: TextIO, options: ReportOptions) -> None:
+    json.dump(as_dict(report, options.statistics), out, indent=2, ensure_ascii=False)
+    out.write("\n")

@@ -1,0 +1,91 @@
+"""One lint run: targets in, a report of findings and input errors out.
+
+Each target is linted with the configuration found nearest to it, so a monorepo can keep a
+config per server.  Nothing here prints or decides the exit code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from mcplint.config import Config, ConfigError, discover, parse_config
+from mcplint.engine.linter import Linter, Selection
+from mcplint.findings import Finding, InputError, Severity
+from mcplint.loaders.files import STDIN, Loaded, Source, expand, load
+
+
+@dataclass(frozen=True)
+class FileSummary:
+    file: str
+    tools: int
+    tokens: int | None
+    skipped: str | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: tuple[Finding, ...]
+    errors: tuple[InputError, ...]
+    files: tuple[FileSummary, ...]
+    token_method: str
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    @property
+    def linted(self) -> tuple[FileSummary, ...]:
+        return tuple(f for f in self.files if f.skipped is None)
+
+
+def _config_for(path: str, explicit: Config | None, seen: dict[Path, Config]) -> Config:
+    if explicit is not None:
+        return explicit
+    resolved = Path.cwd() if path == STDIN else Path(path).resolve()
+    folder = resolved if resolved.is_dir() else resolved.parent
+    if folder not in seen:
+        seen[folder] = discover(folder)
+    return seen[folder]
+
+
+def run(
+    targets: Sequence[str],
+    selection: Selection | None = None,
+    config_path: Path | None = None,
+    stdin: TextIO | None = None,
+) -> Report:
+    """Lint the targets; with none, what the config's include globs find under the cwd."""
+    errors: list[InputError] = []
+    explicit = None
+    if config_path is not None:
+        explicit = parse_config(config_path)
+        if explicit is None:
+            raise ConfigError(f"{config_path}: has no [tool.mcplint] table")
+    linters: dict[Config, Linter] = {}
+    configs: dict[Path, Config] = {}
+    sources: list[tuple[Source, Config]] = []
+    for target in targets or ["."]:
+        config = _config_for(target, explicit, configs)
+        for source in expand(target, config.include, config.exclude):
+            sources.append((source, config))
+    findings: list[Finding] = []
+    files: list[FileSummary] = []
+    method = ""
+    for source, config in sources:
+        linter = linters.get(config)
+        if linter is None:
+            linter = linters[config] = Linter(config, selection or Selection())
+        loaded: Loaded = load(source, stdin)
+        errors.extend(InputError(e.file, e.position.line, e.position.column, e.message)
+                      for e in loaded.errors)
+        name = loaded.manifest.file if loaded.manifest else source.path
+        if loaded.manifest is None:
+            files.append(FileSummary(name, 0, None, loaded.skipped))
+            continue
+        linted = linter.lint(loaded.manifest)
+        findings.extend(linted.findings)
+        method = linter.tokens.method
+        files.append(FileSummary(name, len(loaded.manifest.tools), linted.tokens))
+    return Report(tuple(findings), tuple(errors), tuple(files), method)

@@ -1,0 +1,174 @@
+"""The command line, end to end through click's CliRunner: exact findings and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint import __version__
+from mcplint.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "support-desk.json"
+CLEAN = {"tools": [{"name": "get_user", "description": "Get a user by id: name and email.",
+                    "inputSchema": {"type": "object"}}]}
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CliRunner:
+    # Run from an empty folder so no config of this repository is discovered.
+    monkeypatch.chdir(tmp_path)
+    return CliRunner()
+
+
+def _json(runner: CliRunner, *args: str, stdin: str | None = None) -> tuple[int, dict[str, Any]]:
+    result = runner.invoke(main, ["check", "--format", "json", *args], input=stdin)
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_example_findings_exact(runner: CliRunner) -> None:
+    code, report = _json(runner, str(EXAMPLE))
+    assert code == 1
+    got = [(f["code"], f["tool"], f["pointer"], f["line"], f["column"])
+           for f in report["findings"]]
+    assert got == [
+        ("NAME001", "search_ticket", "/tools/1/name", 18, 7),
+        ("SPEC007", "get_ticket", "/tools/2/inputSchema/required/0", 31, 22),
+        ("SPEC011", "get_ticket", "/tools/2/annotations/readonlyHint", 33, 23),
+        ("SPEC004", "closeTicket", "/tools/3", 35, 5),
+        ("NAME002", "closeTicket", "/tools/3/name", 36, 7),
+        ("SPEC002", "tickets.export", "/tools/4/name", 44, 7),
+    ]
+    duplicate = report["findings"][0]
+    assert duplicate["related"] == [
+        {"tool": "search_tickets", "pointer": "/tools/0/name", "line": 4, "column": 7}]
+    assert report["summary"] == {"files": 1, "skipped": 0, "tools": 5, "findings": 6,
+                                 "error": 2, "warning": 4, "info": 0, "input_errors": 0}
+    assert report["schema"] == "mcplint/report/v1"
+    assert report["tokens"]["method"]
+
+
+def test_text_output_is_grouped_and_plain_without_a_tty(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["check", str(EXAMPLE)])
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "\x1b[" not in out
+    assert f"{EXAMPLE}:31:22  error    SPEC007 required-property-missing" in out
+    assert out.index("  get_ticket\n") < out.index("SPEC007") < out.index("  closeTicket\n")
+    assert out.rstrip().splitlines()[-2].startswith(
+        "Found 6 problems (2 errors, 4 warnings, 0 info) in 1 file (5 tools).")
+
+
+def test_fail_on_and_exit_codes(runner: CliRunner, tmp_path: Path) -> None:
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps(CLEAN))
+    assert runner.invoke(main, ["check", str(clean)]).exit_code == 0
+    assert runner.invoke(main, ["check", str(EXAMPLE), "--fail-on", "never"]).exit_code == 0
+    warnings_only = ["check", str(EXAMPLE), "--select", "NAME"]
+    assert runner.invoke(main, warnings_only).exit_code == 0
+    assert runner.invoke(main, [*warnings_only, "--fail-on", "warning"]).exit_code == 1
+
+
+def test_select_ignore_by_code_prefix_name_and_group(runner: CliRunner) -> None:
+    def codes(*args: str) -> list[str]:
+        return [f["code"] for f in _json(runner, str(EXAMPLE), *args)[1]["findings"]]
+
+    assert codes("--select", "SPEC007") == ["SPEC007"]
+    assert codes("--select", "required-property-missing,SPEC002") == ["SPEC007", "SPEC002"]
+    assert codes("--select", "naming") == ["NAME001", "NAME002"]
+    assert codes("--select", "SPEC", "--ignore", "SPEC01") == ["SPEC007", "SPEC004", "SPEC002"]
+    # The most specific selector wins: SPEC011 comes back although SPEC01 is ignored.
+    assert codes("--select", "SPEC", "--ignore", "SPEC01", "--extend-select", "SPEC011") == [
+        "SPEC007", "SPEC011", "SPEC004", "SPEC002"]
+    assert "NAME001" not in codes("--ignore", "near-duplicate-tool-names")
+
+
+def test_unknown_selector_is_a_usage_error_with_suggestion(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["check", str(EXAMPLE), "--select", "SPEC0077"])
+    assert result.exit_code == 2
+    assert '"SPEC0077" matches no rule' in result.stderr
+    assert "did you mean" in result.stderr
+
+
+def test_bad_input_is_reported_and_other_files_still_linted(runner: CliRunner,
+                                                            tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{\n  "tools": [\n    {"name": "a",}\n    {"name": "b"}\n  ]\n}')
+    not_manifest = tmp_path / "config.json"
+    not_manifest.write_text('{"name": "x"}')
+    result = runner.invoke(main, ["check", str(broken), str(EXAMPLE), str(not_manifest),
+                                  str(tmp_path / "missing.json")])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert f"error: {broken}:4:5: invalid JSON: Expecting ',' delimiter" in result.stdout
+    assert f"error: {not_manifest}:1:1: no tools found: expected" in result.stdout
+    assert f"error: {tmp_path / 'missing.json'}: no such file or directory" in result.stdout
+    # The good file is still linted and reported.
+    assert "SPEC007 required-property-missing" in result.stdout
+    code, report = _json(runner, str(broken), str(EXAMPLE))
+    assert code == 2
+    assert report["summary"]["findings"] == 6
+    assert report["input_errors"][0] == {
+        "file": str(broken), "line": 4, "column": 5,
+        "message": "invalid JSON: Expecting ',' delimiter; fix the JSON here (comments and "
+                   "trailing commas are accepted, as in JSONC)"}
+
+
+def test_stdin(runner: CliRunner) -> None:
+    code, report = _json(runner, "-", stdin=EXAMPLE.read_text())
+    assert code == 1
+    assert {f["file"] for f in report["findings"]} == {"<stdin>"}
+    assert len(report["findings"]) == 6
+
+
+def test_no_target_lints_the_current_directory(runner: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "servers").mkdir()
+    (tmp_path / "servers" / "tools.json").write_text(EXAMPLE.read_text())
+    (tmp_path / "package.json").write_text('{"name": "x"}')
+    code, report = _json(runner)
+    assert code == 1
+    assert report["summary"]["files"] == 1
+    assert {f["file"] for f in report["findings"]} == {"servers/tools.json"}
+
+
+def test_output_file_statistics_and_quiet(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    result = runner.invoke(main, ["check", str(EXAMPLE), "--format", "json", "-o", str(out),
+                                  "--statistics"])
+    assert result.exit_code == 1 and result.stdout == ""
+    stats = json.loads(out.read_text())["statistics"]
+    assert {s["code"]: s["count"] for s in stats} == {
+        "NAME001": 1, "NAME002": 1, "SPEC002": 1, "SPEC004": 1, "SPEC007": 1, "SPEC011": 1}
+    text = runner.invoke(main, ["check", str(EXAMPLE), "--statistics", "-q"]).stdout
+    assert text.splitlines()[0].split() == ["1", "NAME001", "warning", "near-duplicate-tool-names"]
+    assert "Found" not in text
+
+
+def test_color_only_when_asked(runner: CliRunner) -> None:
+    colored = runner.invoke(main, ["check", str(EXAMPLE), "--color"]).stdout
+    assert "\x1b[" in colored
+
+
+def test_version_rules_and_explain(runner: CliRunner) -> None:
+    assert runner.invoke(main, ["--version"]).stdout.strip() == f"mcplint, version {__version__}"
+    listing = runner.invoke(main, ["rules"])
+    assert listing.exit_code == 0
+    lines = listing.stdout.splitlines()
+    assert lines[0].split()[:4] == ["code", "name", "severity", "groups"]
+    assert any(line.split()[:3] == ["SPEC007", "required-property-missing", "error"]
+               for line in lines)
+    rules = json.loads(runner.invoke(main, ["rules", "--format", "json"]).stdout)
+    assert {"code": "SPEC011", "name": "unknown-annotation-key"}.items() <= next(
+        r for r in rules if r["code"] == "SPEC011").items()
+    explained = runner.invoke(main, ["explain", "unknown-annotation-key"])
+    assert explained.exit_code == 0
+    for heading in ("# SPEC011 unknown-annotation-key", "## What it flags",
+                    "## Why it matters to an agent", "## Bad", "## Good", "## Options"):
+        assert heading in explained.stdout
+    assert runner.invoke(main, ["explain", "spec011"]).exit_code == 0
+    missing = runner.invoke(main, ["explain", "SPEC999"])
+    assert missing.exit_code == 2 and 'did you mean "SPEC009"' in missing.stderr
