@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import click
 
@@ -82,8 +82,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         ignore=_split(ignore),
     )
     try:
-        report = run(list(targets), selection, config_path,
-                     stdin=click.get_text_stream("stdin"))
+        report = run(list(targets), selection, config_path, stdin=sys.stdin)
         if fail_on is None:
             config = parse_config(config_path) if config_path else discover(Path.cwd())
             fail_on = (config.fail_on if config else None) or "error"
@@ -99,8 +98,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror}")
     else:
-        out: TextIO = click.get_text_stream("stdout")
-        reporter(report, out, options)
+        reporter(report, sys.stdout, options)
     if report.errors and (output or fmt != "text"):
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
