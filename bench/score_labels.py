@@ -32,11 +32,21 @@ from mcplint.loaders.files import Source, load  # noqa: E402
 
 # How a rule's finding reads as a label category.  A tool category is a plain string; a pair
 # category is marked "pair:"; a parameter category is "param:" and gets the parameter's leaf name
-# (``CLOSEDSET:<param>``).  Add rule families here as they are written, e.g.
-#   "DESC001": "VAGUE", "DESC002": "NORETURN", "SCHEMA003": "param:CLOSEDSET",
-#   "CONF001": "UNGUARDED_WRITE", "OVER001": "pair:OVERLAP".
-CATEGORIES: dict[str, str] = {
-    "NAME001": "pair:NAMEPAIR",
+# (``CLOSEDSET:<param>``).  A code absent from the packs is ignored, so codes planned for rule
+# families still being written can be listed already.
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "NAME001": ("pair:NAMEPAIR",),
+    "DESC001": ("VAGUE",),
+    "DESC002": ("NORETURN",),
+    "DESC003": ("NOGUIDANCE",),
+    "DESC004": ("pair:OVERLAP",),
+    "DESC005": ("NOLIMITS",),
+    "PARAM001": ("param:CLOSEDSET",),
+    "PARAM002": ("param:OPAQUE",),
+    "PARAM003": ("param:OPAQUE",),
+    # A destructive tool writes too, so its finding answers both questions.
+    "SAFE001": ("DESTRUCTIVE_UNGUARDED", "UNGUARDED_WRITE"),
+    "SAFE002": ("UNGUARDED_WRITE",),
 }
 
 Predictions = dict[str, dict]
@@ -73,7 +83,7 @@ def _add(pred: Predictions, server: str, finding: Finding, category: str) -> Non
         labels.append(label)
 
 
-def predict(corpus: Path, categories: dict[str, str] = CATEGORIES,
+def predict(corpus: Path, categories: dict[str, tuple[str, ...]] = CATEGORIES,
             progress: Callable[[str], None] | None = None,
             config: Config | None = None) -> Predictions:
     """Lint every manifest in ``corpus`` and collect the findings as label predictions."""
@@ -93,8 +103,7 @@ def predict(corpus: Path, categories: dict[str, str] = CATEGORIES,
             continue
         server = path.stem
         for finding in linter.lint(loaded.manifest).findings:
-            category = categories.get(finding.code)
-            if category:
+            for category in categories.get(finding.code, ()):
                 _add(pred, server, finding, category)
     for by_category in pred["pairs"].values():
         for pairs in by_category.values():

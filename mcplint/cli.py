@@ -10,14 +10,18 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mcplint import __version__
-from mcplint.config import FAIL_ON, ConfigError, discover, parse_config
-from mcplint.engine.linter import Linter, Selection
-from mcplint.findings import Severity
+from mcplint.findings import FAIL_ON, Severity
+from mcplint.reporters import FORMATS
+
+if TYPE_CHECKING:
+    from mcplint.engine.linter import Linter
+
+# Commands import the engine when they run, so `mcplint --version` and `--help` stay instant.
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -49,7 +53,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("targets", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report to this file instead of standard output.")
@@ -73,6 +77,8 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     With no TARGETS, lint the JSON files under the current directory that the config's
     include globs select.
     """
+    from mcplint.config import ConfigError, discover, parse_config
+    from mcplint.engine.linter import Selection
     from mcplint.reporters import ReportOptions, get_reporter
     from mcplint.run import run
 
@@ -107,6 +113,9 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
 
 
 def _linter() -> Linter:
+    from mcplint.config import ConfigError, discover
+    from mcplint.engine.linter import Linter
+
     try:
         return Linter(discover(Path.cwd()))
     except ConfigError as exc:

@@ -13,6 +13,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from rapidfuzz import process
 
+from mcplint.findings import FAIL_ON
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -29,7 +31,6 @@ DEFAULT_EXCLUDE = (
     "**/composer.json",
     "**/*.expected.json",
 )
-FAIL_ON = ("error", "warning", "info", "never")
 
 _STRINGS = {"type": "array", "items": {"type": "string"}}
 _RULE_SETTINGS = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+FAIL_ON = ("error", "warning", "info", "never")
+
 
 class Severity(enum.IntEnum):
     INFO = 1

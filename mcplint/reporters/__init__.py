@@ -1,12 +1,18 @@
-"""Reporters render a finished report; they see findings and counts, never the model."""
+"""Reporters render a finished report; they see findings and counts, never the model.
+
+Each format is a module of this package with a ``render(report, out, options)`` function,
+imported only when that format is asked for.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from importlib import import_module
+from typing import TYPE_CHECKING, TextIO
 
-from mcplint.run import Report
+if TYPE_CHECKING:
+    from mcplint.run import Report
 
 FORMATS = ("text", "json")
 
@@ -18,15 +24,11 @@ class ReportOptions:
     statistics: bool = False
 
 
-Reporter = Callable[[Report, TextIO, ReportOptions], None]
+Reporter = Callable[["Report", TextIO, ReportOptions], None]
 
 
 def get_reporter(name: str) -> Reporter:
-    # Imported on demand so a run loads only the reporter it uses.
-    if name == "json":
-        from mcplint.reporters.json import render as render_json
-
-        return render_json
-    from mcplint.reporters.text import render as render_text
-
-    return render_text
+    if name not in FORMATS:
+        raise ValueError(f"unknown format {name!r}; known: {', '.join(FORMATS)}")
+    render: Reporter = import_module(f"mcplint.reporters.{name}").render
+    return render
