@@ -63,3 +63,38 @@ class InputError:
         if self.line:
             return f"{self.file}:{self.line}:{self.column}: {self.message}"
         return f"{self.file}: {self.message}"
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What a reporter may show about a rule: its identity and its documentation."""
+
+    code: str
+    name: str
+    summary: str
+    severity: Severity
+    groups: tuple[str, ...]
+    what: str
+    why: str
+    bad: str
+    good: str
+
+
+@dataclass(frozen=True)
+class ParameterSummary:
+    path: str
+    types: tuple[str, ...]
+    required: bool
+    description: str | None
+
+
+@dataclass(frozen=True)
+class ToolSummary:
+    """A tool as a reviewer sees it in a report: what it says and what it costs."""
+
+    name: str
+    description: str | None
+    tokens: int
+    pointer: str
+    line: int
+    parameters: tuple[ParameterSummary, ...]

@@ -6,15 +6,23 @@ config per server.  Nothing here prints or decides the exit code.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from mcplint.config import Config, ConfigError, discover, parse_config
-from mcplint.engine.linter import Linter, Selection
-from mcplint.findings import Finding, InputError, Severity
+from mcplint.engine.linter import Linted, Linter, Selection
+from mcplint.findings import (
+    Finding,
+    InputError,
+    ParameterSummary,
+    RuleInfo,
+    Severity,
+    ToolSummary,
+)
 from mcplint.loaders.files import STDIN, Loaded, Source, expand, load
+from mcplint.model import Manifest
 
 
 @dataclass(frozen=True)
@@ -23,6 +31,8 @@ class FileSummary:
     tools: int
     tokens: int | None
     skipped: str | None = None
+    server: str | None = None  # serverInfo.name of a snapshot
+    tool_details: tuple[ToolSummary, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -31,6 +41,8 @@ class Report:
     errors: tuple[InputError, ...]
     files: tuple[FileSummary, ...]
     token_method: str
+    # The rules that ran, with their docs, for formats that explain findings (SARIF, HTML).
+    rules: Mapping[str, RuleInfo] = field(default_factory=dict)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -72,6 +84,7 @@ def run(
             sources.append((source, config))
     findings: list[Finding] = []
     files: list[FileSummary] = []
+    rules: dict[str, RuleInfo] = {}
     method = ""
     for source, config in sources:
         linter = linters.get(config)
@@ -87,5 +100,27 @@ def run(
         linted = linter.lint(loaded.manifest)
         findings.extend(linted.findings)
         method = linter.tokens.method
-        files.append(FileSummary(name, len(loaded.manifest.tools), linted.tokens))
-    return Report(tuple(findings), tuple(errors), tuple(files), method)
+        files.append(_summary(loaded.manifest, linted))
+        ran = linter.ruleset(loaded.manifest.file).rules
+        rules.update((code, linter.rule_info(code)) for code in ran if code not in rules)
+        rules.update((f.code, linter.rule_info(f.code)) for f in linted.findings
+                     if f.code not in rules)
+    return Report(tuple(findings), tuple(errors), tuple(files), method,
+                  dict(sorted(rules.items())))
+
+
+def _summary(manifest: Manifest, linted: Linted) -> FileSummary:
+    details = tuple(
+        ToolSummary(
+            name=tool.label,
+            description=tool.description,
+            tokens=tokens,
+            pointer=tool.pointer,
+            line=tool.position.line,
+            parameters=tuple(ParameterSummary(p.path, p.types, p.required, p.description)
+                             for p in tool.parameters),
+        )
+        for tool, tokens in zip(manifest.tools, linted.tool_tokens, strict=True)
+    )
+    return FileSummary(manifest.file, len(manifest.tools), linted.tokens,
+                       server=manifest.server_name, tool_details=details)

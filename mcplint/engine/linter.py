@@ -13,7 +13,7 @@ from mcplint.config import Config, ConfigError, Override, matches_any
 from mcplint.engine.packs import PackError, Rule, load_packs, validate_options
 from mcplint.engine.registry import RegistryError, builtin_checks, load_plugins
 from mcplint.engine.selection import SelectionError, check_selectors, resolve
-from mcplint.findings import Finding, Related, Severity
+from mcplint.findings import Finding, Related, RuleInfo, Severity
 from mcplint.model import Manifest, Tool
 from mcplint.tokens import TokenCounter, get_counter
 
@@ -31,6 +31,7 @@ class Selection:
 class Linted:
     findings: tuple[Finding, ...]
     tokens: int  # the whole manifest's tool definitions
+    tool_tokens: tuple[int, ...]  # per tool, in manifest order
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,12 @@ class Linter:
         for index, override in enumerate(config.overrides):
             self._settings(override.rules, f"{config.label}: overrides[{index}]")
         self._cache: dict[tuple[int, ...], RuleSet] = {}
+
+    def rule_info(self, code: str) -> RuleInfo:
+        rule = self.rules[code]
+        docs = rule.docs
+        return RuleInfo(rule.code, rule.name, rule.summary, rule.severity, rule.groups,
+                        docs.what, docs.why, docs.bad, docs.good)
 
     def rule(self, key: str) -> Rule | None:
         return self.rules.get(key) or self._by_name.get(key)
@@ -172,7 +179,8 @@ class Linter:
                     hits = active.rule.check.fn(parameter, tool, ctx, active.options)
                     findings.extend(self._findings(manifest, active, hits))
         findings.sort(key=lambda f: f.sort_key)
-        return Linted(tuple(findings), ctx.total_tokens)
+        return Linted(tuple(findings), ctx.total_tokens,
+                      tuple(ctx.tool_tokens(tool) for tool in manifest.tools))
 
     def _findings(self, manifest: Manifest, active: ActiveRule, hits: Iterable[Hit],
                   tool_filter: bool = False) -> Iterable[Finding]:

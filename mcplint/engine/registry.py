@@ -7,6 +7,7 @@ code because of what that directory contains.
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Iterable, Mapping
 from importlib import import_module
 from importlib.metadata import entry_points
@@ -15,7 +16,6 @@ from types import ModuleType
 from mcplint.checks.base import Check
 
 ENTRY_POINT_GROUP = "mcplint.checks"
-BUILTIN_MODULES = ("mcplint.checks.spec", "mcplint.checks.naming", "mcplint.checks.budget")
 
 
 class RegistryError(Exception):
@@ -33,9 +33,17 @@ def _checks_of(obj: object, origin: str) -> Iterable[Check]:
 
 
 def builtin_checks() -> dict[str, Check]:
+    """Every check of every module in ``mcplint.checks`` (each module lists its ``CHECKS``)."""
+    import mcplint.checks as package
+
     registry: dict[str, Check] = {}
-    for name in BUILTIN_MODULES:
+    for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module.name == "base" or module.name.startswith("_"):
+            continue
+        name = f"{package.__name__}.{module.name}"
         for item in _checks_of(import_module(name), name):
+            if item.id in registry:
+                raise RegistryError(f'check "{item.id}" is defined twice ({name})')
             registry[item.id] = item
     return registry
 
