@@ -415,7 +415,7 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
                       "description": "Words that qualify a name without changing what it is "
                                      "about (many, batch); names differing only by these are "
                                      "confusable."},
-        "modifier-pattern": {"type": "string", "default": "",
+        "modifier-pattern": {"type": "string", "format": "regex", "default": "",
                              "description": "A regular expression for more modifier words, "
                                             "matched against whole words (version tags such "
                                             "as v2)."},

@@ -235,7 +235,8 @@ def _unknown_keys(
 
 _KEY_OPTIONS = {
     "known-keys": {**_STRING_LIST, "description": "Keys the MCP spec defines at this place."},
-    "allow-patterns": {**_STRING_LIST, "default": [],
+    "allow-patterns": {"type": "array", "items": {"type": "string", "format": "regex"},
+                       "default": [],
                        "description": "Regular expressions for extension keys to accept "
                                       "(for example ^x-)."},
 }

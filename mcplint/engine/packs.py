@@ -133,8 +133,11 @@ def validate_options(check: Check, options: Mapping[str, Any], where: str) -> di
             hint = (f'did you mean "{guess[0]}"?' if guess else
                     "known options: " + ", ".join(known) if known else "it has no options")
             raise PackError(f'{where}: unknown option "{key}"; {hint}')
-    errors = sorted(Draft202012Validator(check.options_schema).iter_errors(merged),
-                    key=lambda e: list(e.absolute_path))
+    # The format checker turns a broken regular expression ("format": "regex") into a config
+    # error here, instead of a traceback when the check compiles it.
+    validator = Draft202012Validator(check.options_schema,
+                                     format_checker=Draft202012Validator.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(merged), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
         place = "/".join(str(p) for p in error.absolute_path) or "options"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from mcplint.run import Report
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "html", "sarif", "github", "junit", "markdown")
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,12 @@ class ReportOptions:
 
 
 Reporter = Callable[["Report", TextIO, ReportOptions], None]
+
+
+def printable(text: str) -> str:
+    """Text any UTF-8 stream can take: a lone surrogate (JSON allows "\\ud800") is written as
+    its escape, which is also what JSON would write for it."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def get_reporter(name: str) -> Reporter:

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from mcplint import __version__
 from mcplint.findings import Finding, Severity
-from mcplint.reporters import ReportOptions
+from mcplint.reporters import ReportOptions, printable
 from mcplint.run import Report
 
 SCHEMA = "mcplint/report/v1"
@@ -68,5 +68,6 @@ def as_dict(report: Report, statistics: bool = False) -> dict[str, Any]:
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    json.dump(as_dict(report, options.statistics), out, indent=2, ensure_ascii=False)
+    out.write(printable(json.dumps(as_dict(report, options.statistics), indent=2,
+                                   ensure_ascii=False)))
     out.write("\n")

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import groupby
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 
 from mcplint.findings import Finding, Severity
-from mcplint.reporters import ReportOptions
+from mcplint.reporters import ReportOptions, printable
 from mcplint.run import Report
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
+class _Printable(Console):
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(printable(o) if isinstance(o, str) else o for o in objects), **kwargs)
+
+
 def console_for(out: TextIO, color: bool | None) -> Console:
     # soft_wrap: long messages stay on one line in CI logs; terminals wrap them themselves.
-    return Console(file=out, force_terminal=color, no_color=color is False, soft_wrap=True,
+    return _Printable(file=out, force_terminal=color, no_color=color is False, soft_wrap=True,
                    highlight=False, emoji=False)
 
 

@@ -1,0 +1,132 @@
+"""Reading tool descriptions as prose: words, stems, sentences, patterns and named siblings.
+
+The description checks judge text, not length, so they share one idea of what a word is and of
+when a description word is "the same" as a name word (``statistics`` for ``stats``,
+``retrieves`` for ``get`` through a synonym group).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from mcplint.model import Manifest, Tool
+from mcplint.names import singular, split_name
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[a-z]+)?")
+# A sentence ends at . ! ? followed by white space, or at a line break; "e.g." and "i.e." are
+# not ends, nor are dots inside names (``database.table``).
+_SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
+_CODE = re.compile(r"```.*?```", re.S)
+# An identifier as a tool name would be written in prose: letters, digits, _ . - inside.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]")
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, lower-cased, possessive endings dropped."""
+    return [w.lower().split("'")[0] for w in _WORD.findall(text)]
+
+
+def stem(word: str) -> str:
+    """A light English stem, enough to equate ``creates``/``create``/``creating``."""
+    word = singular(word.lower())
+    for suffix in ("ing", "ed", "es", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a text, code blocks removed; list items and lines count as sentences."""
+    text = _CODE.sub(" ", text)
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def compile_patterns(option: str, patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
+    """Case-insensitive regular expressions from an option; a bad one names the option."""
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as exc:
+            raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
+                             ) from exc
+    return tuple(compiled)
+
+
+def first_match(patterns: Sequence[re.Pattern[str]], text: str) -> re.Match[str] | None:
+    for pattern in patterns:
+        found = pattern.search(text)
+        if found:
+            return found
+    return None
+
+
+def synonym_map(groups: Iterable[Iterable[str]]) -> dict[str, str]:
+    """Stem → the stem of the first word of its group."""
+    mapping: dict[str, str] = {}
+    for group in groups:
+        stems = [stem(w) for w in group]
+        for s in stems:
+            mapping.setdefault(s, stems[0])
+    return mapping
+
+
+def parameter_texts(tool: Tool) -> Iterator[str]:
+    for parameter in tool.parameters:
+        if parameter.description:
+            yield parameter.description
+
+
+_ALIAS_CACHE: dict[int, tuple[Manifest, Mapping[str, str]]] = {}
+
+
+def _aliases(manifest: Manifest) -> Mapping[str, str]:
+    """Every tool name, and each name without its leading word where that leaves a name of two
+    or more words (``delete_many`` for ``cache_delete_many``), as descriptions often write
+    siblings without the server's prefix; an alias two tools share names neither."""
+    cached = _ALIAS_CACHE.get(id(manifest))
+    if cached is not None and cached[0] is manifest:
+        return cached[1]
+    aliases: dict[str, str] = {}
+    shared: set[str] = set()
+    for name in manifest.tools_by_name:
+        match = re.match(r"[A-Za-z0-9]+[_.\-]", name)
+        if match and len(split_name(name[match.end():])) >= 2:
+            alias = name[match.end():]
+            if alias in aliases and aliases[alias] != name:
+                shared.add(alias)
+            aliases.setdefault(alias, name)
+    for alias in shared:
+        del aliases[alias]
+    for name in manifest.tools_by_name:
+        aliases[name] = name
+    if len(_ALIAS_CACHE) > 16:
+        _ALIAS_CACHE.clear()
+    _ALIAS_CACHE[id(manifest)] = (manifest, aliases)
+    return aliases
+
+
+def named_siblings(text: str, tool: Tool, manifest: Manifest) -> list[str]:
+    """Other tools of the server the text names, by full name or without their prefix.
+
+    A one-word name (``get``, ``click``) is also an ordinary word, so it counts only when the
+    text sets it apart as a name: in backticks or quotes, or followed by ``(`` or "tool".
+    Each identifier in the text is looked up by name, so the cost grows with the text, not
+    with the number of tools.
+    """
+    found: list[str] = []
+    aliases = _aliases(manifest)
+    for match in _IDENTIFIER.finditer(text):
+        name = aliases.get(match.group())
+        if name is None or name == tool.name or name in found:
+            continue
+        if len(split_name(match.group())) < 2:
+            before = text[match.start() - 1: match.start()]
+            after = text[match.end(): match.end() + 6]
+            quoted = bool(before) and before in "`'\""
+            if not (quoted or after.startswith(("(", "`", "'", '"'))
+                    or after.lower().lstrip().startswith("tool")):
+                continue
+        found.append(name)
+    return found

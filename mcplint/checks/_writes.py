@@ -1,0 +1,406 @@
+"""What a tool does to the world, and whether its surface offers a confirmation path.
+
+Shared by the write-safety checks.  A tool's *effect* is read from, in order of trust:
+
+1. the words of its name: the first action word decides (``get_post_comments`` reads,
+   ``delete_post`` writes), except that a write verb joined by ``or``/``and`` still counts
+   (``get_or_create_label``), and a run verb on a read object is a read
+   (``execute_log_insights_query``);
+2. the first verb of its description, when the name has no action word (``maintenance_on``:
+   "Enable maintenance mode …");
+3. its annotations, when neither says: ``readOnlyHint: false`` with ``destructiveHint`` true or
+   left to its default.
+
+Destructive is a write whose name or description verb is in the destructive vocabulary, whose
+description says it overwrites or cannot be undone, or that declares ``destructiveHint: true``
+without a mild verb (``add_comment`` or ``browser_click`` flagged destructive by a blanket
+annotation is still only a write).  Every vocabulary comes from the rule's options.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from mcplint.model import Manifest, Parameter, Tool
+from mcplint.names import split_name
+
+Effect = Literal["read", "write", "destructive"]
+
+_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+# "format": "regex" lets the options validator reject a broken pattern as a configuration error.
+PATTERNS = {"type": "array", "items": {"type": "string", "minLength": 1, "format": "regex"}}
+_PATTERNS = PATTERNS
+_PAIRS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
+                                     "minItems": 2, "maxItems": 2}}
+
+EFFECT_OPTIONS: dict[str, Any] = {
+    "write-verbs": {**_WORDS, "description": "Name or description verbs that change state."},
+    "destructive-verbs": {**_WORDS, "description": "Write verbs that destroy, overwrite or act "
+                                                   "irreversibly."},
+    "read-verbs": {**_WORDS, "description": "Verbs of tools that only read."},
+    "non-destructive-verbs": {**_WORDS, "description": "Write verbs whose effect is additive or "
+                                                      "easily undone (create, click), which a "
+                                                      "blanket destructiveHint does not make "
+                                                      "destructive."},
+    "carrier-verbs": {**_WORDS, "description": "Verbs that only carry the next word's action "
+                                               "(post_search is a search)."},
+    "run-verbs": {**_WORDS, "description": "Verbs that run something; a read when the name's "
+                                           "object is in read-objects."},
+    "read-objects": {**_WORDS, "description": "Objects a run verb only reads (query, report)."},
+    "conjunctions": {**_WORDS, "description": "Words that join a second action to a name."},
+    "lead-ins": {**_PATTERNS, "description": "Regular expressions for filler before a "
+                                             "description's first verb (\"This tool will\")."},
+    "destructive-phrases": {**_PATTERNS, "description": "Regular expressions that make a "
+                                                        "write destructive wherever they occur "
+                                                        "in the description."},
+    "irreversible-objects": {**_WORDS, "description": "Name words of things that cannot be "
+                                                      "taken back once written (message, "
+                                                      "email): a non-additive write on them is "
+                                                      "destructive."},
+    "destructive-parameters": {**_PATTERNS, "description": "Regular expressions (matched "
+                                                           "against a parameter name lower-"
+                                                           "cased without _ and -) for "
+                                                           "parameters that make a write "
+                                                           "destructive (force, overwrite)."},
+}
+
+GUARD_OPTIONS: dict[str, Any] = {
+    "two-phase-pairs": {**_PAIRS, "description": "Verb pairs of a two-phase workflow: the first "
+                                                 "prepares or previews, the second commits."},
+    "guard-parameters": {**_PATTERNS, "description": "Regular expressions (matched against a "
+                                                     "parameter name lower-cased without _ and "
+                                                     "-) for confirmation, approval, dry-run "
+                                                     "and preview parameters."},
+    "guard-phrases": {**_PATTERNS, "description": "Regular expressions for description text "
+                                                  "that tells the agent to get the user's "
+                                                  "approval first."},
+}
+
+
+def compile_patterns(patterns: Iterable[str], option: str) -> tuple[re.Pattern[str], ...]:
+    return _compile(tuple(patterns), option)
+
+
+@lru_cache(maxsize=64)
+def _compile(patterns: tuple[str, ...], option: str) -> tuple[re.Pattern[str], ...]:
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as exc:
+            raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
+                             ) from exc
+    return tuple(compiled)
+
+
+def _lower_set(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(w.lower() for w in words)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    write: frozenset[str]
+    destructive: frozenset[str]
+    read: frozenset[str]
+    mild: frozenset[str]
+    carriers: frozenset[str]
+    run: frozenset[str]
+    read_objects: frozenset[str]
+    conjunctions: frozenset[str]
+    lead_ins: tuple[re.Pattern[str], ...]
+    destructive_phrases: tuple[re.Pattern[str], ...]
+    irreversible_objects: frozenset[str]
+    destructive_parameters: tuple[re.Pattern[str], ...]
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Vocabulary:
+        # The engine passes the same options object for every tool of a rule; recognising it
+        # by identity saves freezing a few hundred words per tool.
+        known = _by_identity.get(id(options))
+        if known is not None and known[0] is options:
+            return known[1]
+        vocab = _vocabulary(_freeze(options, EFFECT_OPTIONS))
+        if len(_by_identity) > 64:
+            _by_identity.clear()
+        _by_identity[id(options)] = (options, vocab)
+        return vocab
+
+    @property
+    def writes(self) -> frozenset[str]:
+        """Every verb that makes a name a write (the destructive ones are writes too)."""
+        return self.write | self.destructive | self.run
+
+
+_by_identity: dict[int, tuple[Mapping[str, Any], Vocabulary]] = {}
+
+
+def _freeze(options: Mapping[str, Any], keys: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple((key, tuple(tuple(v) if isinstance(v, list) else v for v in options[key]))
+                 for key in keys)
+
+
+@lru_cache(maxsize=32)
+def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
+    options = dict(frozen)
+    return Vocabulary(
+        write=_lower_set(options["write-verbs"]),
+        destructive=_lower_set(options["destructive-verbs"]),
+        read=_lower_set(options["read-verbs"]),
+        mild=_lower_set(options["non-destructive-verbs"]),
+        carriers=_lower_set(options["carrier-verbs"]),
+        run=_lower_set(options["run-verbs"]),
+        read_objects=_lower_set(options["read-objects"]),
+        conjunctions=_lower_set(options["conjunctions"]),
+        lead_ins=compile_patterns(options["lead-ins"], "lead-ins"),
+        destructive_phrases=compile_patterns(options["destructive-phrases"],
+                                             "destructive-phrases"),
+        irreversible_objects=_lower_set(options["irreversible-objects"]),
+        destructive_parameters=compile_patterns(options["destructive-parameters"],
+                                                "destructive-parameters"),
+    )
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A tool's effect and the evidence for it, phrased for a message ("its name says delete")."""
+
+    effect: Effect
+    reason: str
+    verb: str | None = None
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _lemma(word: str, known: frozenset[str]) -> str | None:
+    """The vocabulary word an inflected description verb stands for (Creates → create)."""
+    word = word.lower()
+    for candidate in (word, word[:-1] if word.endswith("s") else "",
+                      word[:-2] if word.endswith("es") else "",
+                      word[:-1] if word.endswith("d") else "",
+                      word[:-2] if word.endswith("ed") else ""):
+        if candidate and candidate in known:
+            return candidate
+    return None
+
+
+def description_verb(tool: Tool, vocab: Vocabulary) -> str | None:
+    """The description's first word, as a vocabulary verb, after filler such as "This tool will"."""
+    text = (tool.description or "").strip()
+    for pattern in vocab.lead_ins:
+        match = pattern.match(text)
+        if match:
+            text = text[match.end():].lstrip()
+            break
+    words = _FIRST_WORD.findall(text[:80])
+    # An adverb before the verb ("Partially update …") is skipped.
+    while words and words[0].lower().endswith("ly") and len(words) > 1:
+        words = words[1:]
+    if not words:
+        return None
+    return _lemma(words[0], vocab.writes | vocab.read)
+
+
+def _name_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
+    tokens = tool.name_tokens
+    for i, token in enumerate(tokens):
+        if token in vocab.read:
+            for j in range(i + 1, len(tokens) - 1):
+                if tokens[j] in vocab.conjunctions and tokens[j + 1] in vocab.writes:
+                    return Reading("write", f'its name says "{tokens[j + 1]}"', tokens[j + 1])
+            return Reading("read", f'its name says "{token}"', token)
+        if token in vocab.writes:
+            if (token in vocab.carriers and i + 1 < len(tokens)
+                    and tokens[i + 1] in vocab.read):
+                continue
+            if token in vocab.run and any(t in vocab.read_objects for t in tokens[i + 1:]):
+                return Reading("read", f'its name runs a read ("{token}")', token)
+            return Reading("write", f'its name says "{token}"', token)
+    return None
+
+
+def _annotation_reading(tool: Tool) -> Reading | None:
+    notes = tool.annotations
+    if notes is None:
+        return None
+    declared = notes.declared
+    if declared.get("readOnlyHint") is True:
+        return Reading("read", "its annotations say readOnlyHint: true")
+    if declared.get("readOnlyHint") is False and declared.get("destructiveHint") is not False:
+        return Reading("write", "its annotations say readOnlyHint: false")
+    return None
+
+
+def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
+    """Whether the tool reads, writes or destroys, and why (see the module docstring)."""
+    reading = _name_reading(tool, vocab)
+    if reading is None:
+        verb = description_verb(tool, vocab)
+        if verb in vocab.run and any(t in vocab.read_objects for t in tool.name_tokens):
+            reading = Reading("read", f'its description runs a read ("{verb}")', verb)
+        elif verb in vocab.writes:
+            reading = Reading("write", f'its description starts with "{verb}"', verb)
+        elif verb in vocab.read:
+            reading = Reading("read", f'its description starts with "{verb}"', verb)
+    if reading is None:
+        reading = _annotation_reading(tool) or Reading("read", "nothing says it writes")
+    if reading.effect == "read":
+        return reading
+    return _destructive(tool, vocab, reading) or reading
+
+
+def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | None:
+    names = [t for t in tool.name_tokens if t in vocab.destructive]
+    if names:
+        return Reading("destructive", f'its name says "{names[0]}"', names[0])
+    verb = description_verb(tool, vocab)
+    if verb in vocab.destructive:
+        return Reading("destructive", f'its description starts with "{verb}"', verb)
+    text = tool.description or ""
+    for pattern in vocab.destructive_phrases:
+        match = pattern.search(text)
+        if match:
+            return Reading("destructive", f'its description says "{match.group(0).strip()}"',
+                           reading.verb)
+    mild = reading.verb in vocab.mild
+    objects = [t for t in tool.name_tokens if t in vocab.irreversible_objects]
+    if objects and not mild:
+        return Reading("destructive",
+                       f'its name says "{objects[0]}", which cannot be unsent once written',
+                       reading.verb)
+    for param in tool.parameters:
+        if param.depth > 1:
+            continue
+        if any(p.search(_normalise(param.name)) for p in vocab.destructive_parameters):
+            return Reading("destructive", f'its parameter "{param.name}" overrides existing data',
+                           reading.verb)
+        values = param.schema.get("enum")
+        for value in values if isinstance(values, list) else ():
+            words = split_name(value) if isinstance(value, str) else ()
+            if any(w in vocab.destructive for w in words):
+                return Reading("destructive", f'its parameter "{param.name}" accepts "{value}"',
+                               reading.verb)
+    notes = tool.annotations
+    if (notes is not None and notes.declared.get("destructiveHint") is True
+            and not mild):
+        return Reading("destructive", "its annotations say destructiveHint: true", reading.verb)
+    return None
+
+
+# --- confirmation paths ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Guards:
+    pairs: tuple[tuple[str, str], ...]
+    parameters: tuple[re.Pattern[str], ...]
+    phrases: tuple[re.Pattern[str], ...]
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Guards:
+        return cls(
+            pairs=tuple((a.lower(), b.lower()) for a, b in options["two-phase-pairs"]),
+            parameters=compile_patterns(options["guard-parameters"], "guard-parameters"),
+            phrases=compile_patterns(options["guard-phrases"], "guard-phrases"),
+        )
+
+
+@dataclass(frozen=True)
+class PairMember:
+    tool: Tool
+    partner: Tool
+    confirms: bool  # the committing side (confirm_, apply_, execute_) rather than the preview
+
+
+# Tool checks run once per tool; the pairs are a fact of the whole manifest, so the last
+# manifest's answer is kept (by identity) rather than recomputed for each of its tools.
+_last_members: list[tuple[Manifest, tuple[tuple[str, str], ...], dict[int, PairMember]]] = []
+
+
+def two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
+                      ) -> dict[int, PairMember]:
+    key = tuple(pairs)
+    if _last_members and _last_members[0][0] is manifest and _last_members[0][1] == key:
+        return _last_members[0][2]
+    members = _two_phase_members(manifest, key)
+    _last_members[:] = [(manifest, key, members)]
+    return members
+
+
+def _two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
+                       ) -> dict[int, PairMember]:
+    """Tools that are one side of a prepare/confirm pair, by tool index.
+
+    Two names pair when they are the same words with the pair's verbs in one place
+    (``prepare_transfer``/``confirm_transfer``, ``transfer_preview``/``transfer_apply``).  Each
+    name is keyed by its words with that place blanked out, so the search is one lookup per
+    name word, not a comparison of every two tools.
+    """
+    firsts = {a for a, _ in pairs}
+    seconds = {b for _, b in pairs}
+    keyed: dict[tuple[str, tuple[str, ...]], list[Tool]] = {}
+    for tool in manifest.tools:
+        tokens = tool.name_tokens
+        for i, token in enumerate(tokens):
+            if token in firsts or token in seconds:
+                keyed.setdefault((token, (*tokens[:i], "", *tokens[i + 1:])), []).append(tool)
+    members: dict[int, PairMember] = {}
+    for first, second in pairs:
+        for (verb, key), tools in keyed.items():
+            if verb != first:
+                continue
+            for partner in keyed.get((second, key), ()):
+                for tool in tools:
+                    if tool.index == partner.index:
+                        continue
+                    members.setdefault(tool.index, PairMember(tool, partner, confirms=False))
+                    members[partner.index] = PairMember(partner, tool, confirms=True)
+    return members
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[_\-\s]", "", name.lower())
+
+
+def guard_parameter(tool: Tool, guards: Guards) -> Parameter | None:
+    """A confirmation/approval token, or a dry-run/preview/confirm flag the agent can use."""
+    for param in tool.parameters:
+        if param.depth > 1:
+            continue
+        key = _normalise(param.name)
+        if not any(p.search(key) for p in guards.parameters):
+            continue
+        # A confirm flag that defaults to true confirms by itself; a dry-run flag defaulting to
+        # true is the safe default, so only the former is discounted.
+        if (param.types == ("boolean",) and param.schema.get("default") is True
+                and "confirm" in key):
+            continue
+        return param
+    return None
+
+
+def guard_phrase(tool: Tool, guards: Guards) -> str | None:
+    text = tool.description or ""
+    for pattern in guards.phrases:
+        match = pattern.search(text)
+        if match:
+            return match.group(0)
+    return None
+
+
+def confirmation_path(tool: Tool, manifest: Manifest, guards: Guards,
+                      members: Mapping[int, PairMember]) -> str | None:
+    """How the tool's surface lets the user confirm before it acts, or None."""
+    member = members.get(tool.index)
+    if member is not None:
+        return f'two-phase pair with "{member.partner.name}"'
+    param = guard_parameter(tool, guards)
+    if param is not None:
+        return f'parameter "{param.name}"'
+    phrase = guard_phrase(tool, guards)
+    if phrase is not None:
+        return f'description says "{phrase}"'
+    return None

@@ -1,0 +1,591 @@
+"""Description quality: what an agent can learn from a tool's description before calling it.
+
+Each check reads the description as prose with vocabularies taken from its options:
+
+* ``vague-description``: what is left of the purpose once the name's own words (and their
+  synonyms and abbreviations), filler and product names are gone;
+* ``return-stated``: an outputSchema with named properties, a "returns …" clause that names
+  something, or a stated format;
+* ``usage-guidance``: when to use the tool, when not to, or a sibling named;
+* ``limits-stated``: limits, caveats, side effects or failure behaviour, in the description or
+  a parameter's description;
+* ``description-tokens``: a description over its token budget;
+* ``overlapping-tools``: pairs of tools that would serve the same request, with nothing in
+  either description telling them apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcplint.checks._text import (
+    compile_patterns,
+    first_match,
+    named_siblings,
+    parameter_texts,
+    sentences,
+    stem,
+    synonym_map,
+    words,
+)
+from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.model import Manifest, Tool
+from mcplint.names import singular
+
+_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_PATTERNS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_WORD_GROUPS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
+                                           "minItems": 2}}
+
+# Capitalised words not opening a sentence: candidates for product names (Jira, Gmail, Stripe).
+_CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][A-Za-z0-9]*[A-Za-z0-9])\b")
+_LOWER = re.compile(r"\b[a-z][a-z0-9]*\b")
+
+
+def _description_of(tool: Tool) -> str:
+    return (tool.description or "").strip()
+
+
+# --- product names -----------------------------------------------------------------------------
+
+# Product names are a fact of the whole server; the few most recent servers' are kept, each
+# with the manifest it belongs to, so a check on one tool does not rescan every description.
+_PRODUCT_CACHE: dict[int, tuple[Manifest, frozenset[str]]] = {}
+
+
+def _product_words(manifest: Manifest) -> frozenset[str]:
+    """Stems of proper names: words several of the server's descriptions capitalise
+    mid-sentence and none writes in lower case (``Gmail``, ``Supabase``, ``OpenSearch``; not
+    ``Service``, which another description writes as ``service``), and the words of the
+    server's name."""
+    cached = _PRODUCT_CACHE.get(id(manifest))
+    if cached is not None and cached[0] is manifest:
+        return cached[1]
+    capitalised: Counter[str] = Counter()
+    lower: set[str] = set()
+    for tool in manifest.tools:
+        text = _description_of(tool)
+        capitalised.update({m.group(1).lower() for m in _CAPITALISED.finditer(text)})
+        lower.update(w for w in _LOWER.findall(text))
+    needed = min(2, len(manifest.tools))
+    product = {stem(word) for word, count in capitalised.items()
+               if count >= needed and word not in lower}
+    product.update(stem(w) for w in words(manifest.server_name or ""))
+    result = frozenset(product)
+    if len(_PRODUCT_CACHE) > 16:
+        _PRODUCT_CACHE.clear()
+    _PRODUCT_CACHE[id(manifest)] = (manifest, result)
+    return result
+
+
+# --- vague ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Residue:
+    words: tuple[str, ...]  # content words as written, first occurrence of each stem
+
+
+def _name_stems(tool: Tool, synonyms: Mapping[str, str]) -> set[str]:
+    stems = {stem(t) for t in tool.name_tokens}
+    title = tool.title or ""
+    stems.update(stem(w) for w in words(title))
+    return stems | {synonyms[s] for s in stems if s in synonyms}
+
+
+def _purpose_text(tool: Tool, options: Mapping[str, Any]) -> str:
+    """The description up to where it turns to arguments, returns or examples."""
+    text = _description_of(tool)
+    ends = [m.start() for m in (p.search(text) for p in
+                                compile_patterns("purpose-ends", options["purpose-ends"]))
+            if m and m.start() > 0]
+    return text[:min(ends)] if ends else text
+
+
+# Server-wide vocabulary is a fact of the whole server too (``page`` and ``element`` on a
+# browser server); cached like product names.
+_COMMON_CACHE: dict[tuple[int, float], tuple[Manifest, frozenset[str]]] = {}
+
+
+def _common_words(manifest: Manifest, share: float, min_tools: int) -> frozenset[str]:
+    """Stems used by at least ``share`` of the server's descriptions: words that tell none of
+    its tools apart."""
+    key = (id(manifest), share)
+    cached = _COMMON_CACHE.get(key)
+    if cached is not None and cached[0] is manifest:
+        return cached[1]
+    described = [t for t in manifest.tools if _description_of(t)]
+    common: frozenset[str] = frozenset()
+    if len(described) >= min_tools:
+        counts: Counter[str] = Counter()
+        for tool in described:
+            counts.update({stem(w) for w in words(_description_of(tool))})
+        common = frozenset(s for s, n in counts.items() if n >= share * len(described))
+    if len(_COMMON_CACHE) > 16:
+        _COMMON_CACHE.clear()
+    _COMMON_CACHE[key] = (manifest, common)
+    return common
+
+
+def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
+    synonyms = synonym_map(options["synonyms"])
+    skip = compile_patterns("skip-sentences", options["skip-sentences"])
+    filler = {stem(w) for w in options["filler"]}
+    product = _product_words(ctx.manifest) | {stem(w) for w in options["product-names"]}
+    common = _common_words(ctx.manifest, options["server-word-share"],
+                           options["server-word-min-tools"])
+    name = _name_stems(tool, synonyms)
+    kept: dict[str, str] = {}
+    for sentence in sentences(_purpose_text(tool, options)):
+        if first_match(skip, sentence):
+            continue
+        for word in words(sentence):
+            s = stem(word)
+            canonical = synonyms.get(s, s)
+            if (len(word) < 2 or word.isdigit() or s in filler or s in product
+                    or s in common or canonical in name):
+                continue
+            kept.setdefault(canonical, word)
+    return _Residue(tuple(kept.values()))
+
+
+@check(
+    "vague-description",
+    Target.TOOL,
+    fields={"left", "count", "minimum"},
+    options={
+        "min-content-words": {"type": "integer", "minimum": 1, "default": 2,
+                              "description": "The fewest distinct words, beyond the name's "
+                                             "own, filler and product names, that make a "
+                                             "description say what the tool does."},
+        "filler": {**_WORDS, "default": [],
+                   "description": "Words that carry no meaning about what a tool does (the, "
+                                  "tool, new, given, information)."},
+        "synonyms": {**_WORD_GROUPS, "default": [],
+                     "description": "Groups of words that say the same as a name word "
+                                    "(get/retrieve/fetch): a description that uses them only "
+                                    "restates the name."},
+        "product-names": {**_WORDS, "default": [],
+                          "description": "Product names to discount besides those found "
+                                         "automatically (capitalised words several "
+                                         "descriptions share, and the server's name)."},
+        "purpose-ends": {**_PATTERNS, "default": [],
+                         "description": "Regular expressions for where a description turns "
+                                        "from what the tool does to its arguments, return "
+                                        "value or examples (Args:, Returns:); the rest is "
+                                        "left out of the judgement."},
+        "server-word-share": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
+                              "description": "Words used by at least this share of the "
+                                             "server's descriptions tell no tool apart and "
+                                             "do not count (page, element on a browser "
+                                             "server)."},
+        "server-word-min-tools": {"type": "integer", "minimum": 2, "default": 4,
+                                  "description": "Fewest described tools before "
+                                                 "server-word-share applies."},
+        "skip-sentences": {**_PATTERNS, "default": [],
+                           "description": "Regular expressions for sentences that are not "
+                                          "about what the tool does (usage advice, argument "
+                                          "lists); they are left out of the judgement."},
+    },
+)
+def vague_description(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    if not _description_of(tool):
+        return  # a missing description is SPEC004's finding
+    residue = _residue(tool, ctx, options)
+    if len(residue.words) >= options["min-content-words"]:
+        return
+    left = (", ".join(f'"{w}"' for w in residue.words) if residue.words else "nothing")
+    yield Hit(tool.child("description"),
+              {"left": left, "count": len(residue.words),
+               "minimum": options["min-content-words"]}, tool)
+
+
+# --- return ------------------------------------------------------------------------------------
+
+def _named_output(schema: Any, generic: frozenset[str]) -> list[str]:
+    """Property names of an outputSchema that say something (not just ``result``)."""
+    if not isinstance(schema, dict):
+        return []
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return []
+    named = [key for key in properties if isinstance(key, str) and key.lower() not in generic]
+    for key, sub in properties.items():
+        if isinstance(sub, dict) and key.lower() in generic:
+            named.extend(_named_output(sub, generic))
+            items = sub.get("items")
+            named.extend(_named_output(items, generic))
+    return named
+
+
+def _clause_after(text: str, end: int, limit: int = 14) -> list[str]:
+    clause = re.split(r"(?<=[.!?])\s|\n\s*\n", text[end:], maxsplit=1)[0]
+    return words(clause)[:limit]
+
+
+def _return_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
+    """What in the tool says what comes back, or None."""
+    generic_props = frozenset(p.lower() for p in options["generic-output-properties"])
+    if _named_output(tool.output_schema, generic_props):
+        return "outputSchema"
+    text = _description_of(tool)
+    generic = {stem(w) for w in options["generic-return-words"]}
+    for cue in compile_patterns("return-cues", options["return-cues"]):
+        for match in cue.finditer(text):
+            clause = [w for w in _clause_after(text, match.end()) if stem(w) not in generic]
+            if clause:
+                return match.group()
+    found = first_match(compile_patterns("return-formats", options["return-formats"]), text)
+    if found:
+        return found.group()
+    params = compile_patterns("parameter-return-formats", options["parameter-return-formats"])
+    for description in parameter_texts(tool):
+        found = first_match(params, description)
+        if found:
+            return found.group()
+    return None
+
+
+@check(
+    "return-stated",
+    Target.TOOL,
+    fields=set(),
+    options={
+        "return-cues": {**_PATTERNS, "default": [],
+                        "description": "Regular expressions that open a statement of what "
+                                       "comes back (returns, the response includes); it counts "
+                                       "when the words after it name something beyond "
+                                       "generic-return-words."},
+        "generic-return-words": {**_WORDS, "default": [],
+                                 "description": "Words that say nothing about what comes "
+                                                "back (the result, success, error message)."},
+        "return-formats": {**_PATTERNS, "default": [],
+                           "description": "Regular expressions that state a shape or format "
+                                          "on their own (as JSON, in markdown, with their "
+                                          "names and ids)."},
+        "parameter-return-formats": {**_PATTERNS, "default": [],
+                                     "description": "Regular expressions that, in a "
+                                                    "parameter's description, state the "
+                                                    "output format (an output format flag)."},
+        "generic-output-properties": {**_WORDS, "default": [],
+                                      "description": "outputSchema property names that say "
+                                                     "nothing by themselves (result, "
+                                                     "content); their sub-properties count."},
+    },
+)
+def return_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    if not _description_of(tool):
+        return
+    if _return_statement(tool, options) is None:
+        yield Hit(tool.child("description"), {}, tool)
+
+
+# --- guidance ----------------------------------------------------------------------------------
+
+@check(
+    "usage-guidance",
+    Target.TOOL,
+    fields={"siblings"},
+    options={
+        "guidance-patterns": {**_PATTERNS, "default": [],
+                              "description": "Regular expressions for usage guidance: use "
+                                             "this when, instead of, do not use, call this "
+                                             "first."},
+        "sibling-names": {"type": "boolean", "default": True,
+                          "description": "Whether naming another tool of the server in the "
+                                         "description counts as guidance."},
+    },
+)
+def usage_guidance(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    text = _description_of(tool)
+    if not text:
+        return
+    if first_match(compile_patterns("guidance-patterns", options["guidance-patterns"]), text):
+        return
+    if options["sibling-names"] and named_siblings(text, tool, ctx.manifest):
+        return
+    yield Hit(tool.child("description"), {"siblings": _closest_siblings(tool, ctx.manifest)},
+              tool)
+
+
+def _closest_siblings(tool: Tool, manifest: Manifest, count: int = 2) -> str:
+    """Siblings sharing most name words, to make the suggested sentence concrete."""
+    own = {stem(t) for t in tool.name_tokens}
+    scored = []
+    for other in manifest.tools:
+        if other is tool or not other.name:
+            continue
+        shared = len(own & {stem(t) for t in other.name_tokens})
+        if shared:
+            scored.append((-shared, other.index, other.name))
+    names = [name for *_, name in sorted(scored)[:count]]
+    return " or ".join(f'"{n}"' for n in names) if names else "a sibling tool"
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+def _limit_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
+    ignore = compile_patterns("ignore-patterns", options["ignore-patterns"])
+    patterns = compile_patterns("limit-patterns", options["limit-patterns"])
+    texts: Sequence[str] = [_description_of(tool), *parameter_texts(tool)]
+    for text in texts:
+        for pattern in ignore:
+            text = pattern.sub(" ", text)
+        found = first_match(patterns, text)
+        if found:
+            return found.group()
+    return None
+
+
+@check(
+    "limits-stated",
+    Target.TOOL,
+    fields=set(),
+    options={
+        "limit-patterns": {**_PATTERNS, "default": [],
+                           "description": "Regular expressions for a stated limit, caveat, "
+                                          "side effect or failure behaviour, looked for in the "
+                                          "description and in parameter descriptions."},
+        "ignore-patterns": {**_PATTERNS, "default": [],
+                            "description": "Regular expressions for text removed before "
+                                           "looking (\"success or error message\" promises "
+                                           "nothing about failure)."},
+    },
+)
+def limits_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    if not _description_of(tool):
+        return
+    if _limit_statement(tool, options) is None:
+        yield Hit(tool.child("description"), {}, tool)
+
+
+# --- length ------------------------------------------------------------------------------------
+
+@check(
+    "description-tokens",
+    Target.TOOL,
+    fields={"tokens", "limit", "method"},
+    options={
+        "max-tokens": {"type": "integer", "minimum": 1, "default": 600,
+                       "description": "The most tokens a tool's description may take."},
+    },
+)
+def description_tokens(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    text = _description_of(tool)
+    if not text:
+        return
+    tokens = ctx.tokens.count(text)
+    if tokens > options["max-tokens"]:
+        yield Hit(tool.child("description"),
+                  {"tokens": f"{tokens:,}", "limit": f"{options['max-tokens']:,}",
+                   "method": ctx.tokens.method}, tool)
+
+
+# --- overlapping pairs -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Shape:
+    """A tool name read as an action on an object: ``jira_batch_create_issues`` is ``create``
+    on ``issue`` (plural) in the namespace ``jira``, with the modifier ``batch`` set aside."""
+
+    tool: Tool
+    namespace: str | None
+    action: str | None  # the action group, from action-groups
+    verb: str | None  # the action word as written
+    objects: tuple[str, ...]  # object words, singular stems, in order; the last is the head
+    qualifiers: tuple[str, ...]  # words of a phrase opened by a connector (by id, from template)
+    plural: bool  # whether the head is written in the plural
+    written: Mapping[str, str]  # stem → the word as the name writes it, for messages
+
+
+def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
+    groups: dict[str, str] = {}
+    for group in options["action-groups"]:
+        for word in group:
+            groups.setdefault(stem(word), stem(group[0]))
+    modifiers = {stem(w) for w in options["modifiers"]}
+    ignored = {stem(w) for w in options["ignore-words"]}
+    connectors = {w.lower() for w in options["connectors"]}
+    leading = Counter(stem(t.name_tokens[0]) for t in tools if len(t.name_tokens) > 1)
+    # A leading word is a namespace (jira_, cache_) when many names share it; an object-first
+    # name (documents-create) shares its first word with a few siblings only.
+    needed = max(options["namespace-min-tools"], options["namespace-min-share"] * len(tools))
+    namespaces = {w for w, n in leading.items() if n >= needed and w not in groups}
+    shapes = []
+    for tool in tools:
+        written = [t.lower() for t in tool.name_tokens]
+        namespace = None
+        if len(written) > 1 and stem(written[0]) in namespaces:
+            namespace, written = stem(written[0]), written[1:]
+        # A phrase opened by a connector qualifies the object (get_page_by_id,
+        # create_page_from_template); the object is what comes before it.
+        cut = next((i for i, w in enumerate(written) if w in connectors and i > 0), None)
+        head_words = written[:cut] if cut is not None else written
+        qualifying = [w for w in written[cut:] if w not in connectors
+                      and stem(w) not in modifiers] if cut is not None else []
+        kept = [w for w in head_words if stem(w) not in modifiers and stem(w) not in ignored]
+        kept = kept or head_words
+        verb = next((w for w in kept if stem(w) in groups), None)
+        objects = [w for w in kept if w != verb]
+        plural = bool(objects) and singular(objects[-1]) != objects[-1]
+        shapes.append(_Shape(tool, namespace, groups.get(stem(verb)) if verb else None, verb,
+                             tuple(stem(w) for w in objects),
+                             tuple(stem(w) for w in qualifying), plural,
+                             {stem(w): w for w in objects + qualifying}))
+    return shapes
+
+
+def _parameter_names(tool: Tool) -> frozenset[str]:
+    return frozenset(p.name.lower() for p in tool.parameters if p.depth == 0)
+
+
+def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | None:
+    """Why two tools would serve one request, or None when something tells them apart: a
+    different kind of action (get/update), a different product namespace, a different object
+    (the parallel family get_user/get_team, or a new last word get_issue/get_issue_dates), or
+    one item against a scoped list (get_issue/get_project_issues)."""
+    if a.action is None or b.action is None or a.namespace != b.namespace:
+        return None
+    if a.action != b.action:
+        return _related_actions(a, b, options)
+    if a.objects == b.objects and a.qualifiers == b.qualifiers:
+        if a.verb == b.verb:
+            return "differ only by modifiers or a plural"
+        return f'{a.verb} and {b.verb} the same thing, and those actions read as one'
+    if a.objects[-1:] != b.objects[-1:] or a.plural != b.plural:
+        return None
+    # One name adding qualifiers to the other's object is a variant (add_comment /
+    # add_inline_comment, create_page / create_page_from_template); each adding its own is a
+    # parallel family (epic / story comments, get_by_id / get_by_link).
+    words_a, words_b = set(a.objects + a.qualifiers), set(b.objects + b.qualifiers)
+    if words_a - words_b and words_b - words_a:
+        return None
+    longer = a if len(words_a) > len(words_b) else b
+    extra = " ".join(longer.written[w] for w in longer.objects + longer.qualifiers
+                     if w not in (words_b if longer is a else words_a))
+    thing = f' "{a.written[a.objects[-1]]}"' if a.objects else ""
+    return (f'both {a.verb or b.verb}{thing}, and only "{extra}" sets one apart, which does '
+            "not say when to prefer it")
+
+
+def _related_actions(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | None:
+    """Two related actions (draft/send, add/set) on the same object overlap when the tools
+    take the same arguments: the agent has the same request in hand for either."""
+    if a.objects != b.objects or a.qualifiers != b.qualifiers:
+        return None
+    related = any(a.action in {stem(w) for w in family} and b.action in {stem(w) for w in family}
+                  for family in options["related-actions"])
+    params_a, params_b = _parameter_names(a.tool), _parameter_names(b.tool)
+    if not related or not params_a or not params_b:
+        return None
+    if len(params_a & params_b) / len(params_a | params_b) < options["min-shared-parameters"]:
+        return None
+    thing = f' "{a.written[a.objects[-1]]}"' if a.objects else ""
+    return (f"{a.verb} and {b.verb}{thing} with the same arguments "
+            f"({', '.join(sorted(params_a & params_b))})")
+
+
+def _candidate_pairs(shapes: Sequence[_Shape], max_bucket: int) -> set[tuple[int, int]]:
+    """Pairs that share an object word, or an action on no object.  Blocking on shared
+    words keeps the work near linear; a word that more than ``max_bucket`` tools share says
+    nothing about any two of them and is not used to pair them."""
+    buckets: dict[tuple[str, str], list[int]] = {}
+    for i, shape in enumerate(shapes):
+        keys = [("o", o) for o in shape.objects] or [("n", shape.namespace or "")]
+        for key in keys:
+            buckets.setdefault(key, []).append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in buckets.values():
+        if 1 < len(members) <= max_bucket:
+            for x, i in enumerate(members):
+                for j in members[x + 1:]:
+                    pairs.add((i, j))
+    return pairs
+
+
+def _disambiguated(a: Tool, b: Tool, manifest: Manifest,
+                   contrast: Sequence[re.Pattern[str]]) -> bool:
+    """Either description names the other, or contrasts itself with its siblings without
+    naming one; a contrast that names some other sibling settles a different choice."""
+    for tool, other in ((a, b), (b, a)):
+        text = _description_of(tool)
+        named = named_siblings(text, tool, manifest)
+        if other.name in named or (not named and first_match(contrast, text)):
+            return True
+    return False
+
+
+@check(
+    "overlapping-tools",
+    Target.PAIR,
+    fields={"first", "second", "reason"},
+    options={
+        "action-groups": {**_WORD_GROUPS, "default": [],
+                          "description": "Words that name one kind of action; the first word "
+                                         "names the group. Two tools overlap only when their "
+                                         "actions are of one group (get/list/search)."},
+        "modifiers": {**_WORDS, "default": [],
+                      "description": "Words that make a variant of the same tool (many, "
+                                     "batch, multi); they are set aside."},
+        "ignore-words": {**_WORDS, "default": [],
+                         "description": "Words in names that say nothing about the object "
+                                        "(tool, by, for)."},
+        "namespace-min-tools": {"type": "integer", "minimum": 2, "default": 3,
+                                "description": "How many names must start with a word for it "
+                                               "to count as a namespace (jira_, cache_)."},
+        "connectors": {**_WORDS, "default": [],
+                       "description": "Words that open a qualifying phrase in a name (by, "
+                                      "from, with): the object is what comes before."},
+        "namespace-min-share": {"type": "number", "minimum": 0, "maximum": 1,
+                                "default": 0.25,
+                                "description": "The share of the server's names that must "
+                                               "start with a word for it to count as a "
+                                               "namespace."},
+        "max-bucket": {"type": "integer", "minimum": 2, "default": 40,
+                       "description": "A name word shared by more tools than this is too "
+                                      "common to pair tools by."},
+        "related-actions": {**_WORD_GROUPS, "default": [],
+                            "description": "Groups of action-groups (named by their first "
+                                           "word) whose actions serve one request when the "
+                                           "tools take the same arguments (draft/send, "
+                                           "add/set)."},
+        "min-shared-parameters": {"type": "number", "minimum": 0, "maximum": 1,
+                                  "default": 0.8,
+                                  "description": "The share of top-level parameter names "
+                                                 "two tools with related actions must have "
+                                                 "in common to overlap."},
+        "contrast-patterns": {**_PATTERNS, "default": [],
+                              "description": "Regular expressions for text that sets a tool "
+                                             "apart from its siblings (instead of, rather "
+                                             "than, unlike); naming the other tool also "
+                                             "counts."},
+    },
+)
+def overlapping_tools(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
+                      ) -> Iterator[Hit]:
+    shapes = _shapes(manifest.tools, options)
+    contrast = compile_patterns("contrast-patterns", options["contrast-patterns"])
+    for i, j in sorted(_candidate_pairs(shapes, options["max-bucket"])):
+        a, b = shapes[i], shapes[j]
+        if not a.tool.name or not b.tool.name or a.tool.name == b.tool.name:
+            continue
+        reason = _overlap_reason(a, b, options)
+        if reason is None or _disambiguated(a.tool, b.tool, manifest, contrast):
+            continue
+        yield Hit(
+            _anchor(b.tool),
+            {"first": a.tool.name, "second": b.tool.name, "reason": reason},
+            b.tool,
+            related=((a.tool, _anchor(a.tool)),),
+        )
+
+
+def _anchor(tool: Tool) -> str:
+    return tool.child("description") if "description" in tool.raw else tool.pointer
+
+
+CHECKS = (vague_description, return_stated, usage_guidance, limits_stated, description_tokens,
+          overlapping_tools)

@@ -1,0 +1,338 @@
+"""Parameters an agent cannot fill in correctly: closed sets without an enum, undocumented or
+shapeless parameters, one concept under several names, and an unclear ``required`` list.
+
+Every vocabulary (the names that imply a closed set, the words that open a value list, the
+parameter names that say nothing alone, the kinds of formatted value) is a rule option.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from mcplint.checks._paramtext import (
+    declares_closed_set,
+    description_of,
+    effective_types,
+    has_text,
+    is_stringish,
+    listed_values,
+    mentions,
+    offers_examples,
+    resolve,
+    schema_root,
+)
+from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.model import Manifest, Parameter, Tool
+from mcplint.names import singular, split_name
+
+_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+_WORD_GROUPS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
+                                           "minItems": 2}}
+
+
+def _where(param: Parameter, tool: Tool) -> str:
+    return f'"{param.path}" of "{tool.label}"'
+
+
+# --- PARAM001 ----------------------------------------------------------------------------------
+
+@check(
+    "closed-set-without-enum",
+    Target.PARAMETER,
+    fields={"param", "signal", "enum"},
+    options={
+        "names": {**_WORDS, "default": [],
+                  "description": "Last words of a parameter name that imply a closed set."},
+        "example-names": {**_WORDS, "default": [],
+                          "description": "Last words of a name that make listed examples "
+                                         "a closed set, but not alone (type, kind)."},
+        "free-form-names": {**_WORDS, "default": [],
+                            "description": "Name words of parameters that are free-form "
+                                           "whatever their description lists (id, url)."},
+        "lead-ins": {**_WORDS, "default": [],
+                     "description": "Phrases after which a description lists the values."},
+        "open-words": {**_WORDS, "default": [],
+                       "description": "Words that say the listed values are not all of them."},
+        "free-form-words": {**_WORDS, "default": [],
+                            "description": "Words that say a value is free-form (a name, an "
+                                           "ID), which overrule a closed-set name."},
+        "structured-words": {**_WORDS, "default": [],
+                             "description": "Words that say the value is a structure (JSON), "
+                                            "whose listed words are keys, not values."},
+        "max-values": {"type": "integer", "minimum": 2, "default": 20,
+                       "description": "Most values a closed set has."},
+        "name-only": {"type": "boolean", "default": True,
+                      "description": "Flag a closed-set name even when the description lists "
+                                     "no values."},
+    },
+)
+def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
+                            options: Mapping[str, Any]) -> Iterator[Hit]:
+    root = schema_root(tool)
+    if not is_stringish(param.schema, root) or declares_closed_set(param.schema, root):
+        return
+    words = split_name(param.name)
+    if set(words) & {w.lower() for w in options["free-form-names"]}:
+        return
+    text = description_of(param, root)
+    if mentions(text, options["open-words"]):
+        return
+    last = words[-1] if words else ""
+    named = last in {w.lower() for w in options["names"]}
+    example_named = named or last in {w.lower() for w in options["example-names"]}
+    siblings = [p.name for p in tool.parameters if p is not param]
+    listing = listed_values(text, options["lead-ins"], options["max-values"], siblings, words)
+    if listing and mentions(text, [w for w in options["structured-words"]
+                                   if w.lower() not in {v.lower() for v in listing.values}]):
+        return  # "JSON string of fields: …" lists keys, not values (but "json" or "csv" is one)
+    if listing and (not listing.examples or example_named):
+        values = list(listing.values)
+        signal = ("lists its values as examples" if listing.examples
+                  else "lists its allowed values")
+        yield Hit(param.pointer, {"param": param.path, "signal": signal,
+                                  "enum": json.dumps(values)}, tool)
+        return
+    if (named and options["name-only"] and not listing and not offers_examples(text)
+            and not mentions(text, options["free-form-words"])):
+        yield Hit(param.pointer, {"param": param.path,
+                                  "signal": f'is named for a fixed set of values ("{words[-1]}")',
+                                  "enum": '["…", "…"] (the values it accepts)'}, tool)
+
+
+# --- PARAM002 ----------------------------------------------------------------------------------
+
+@check(
+    "undocumented-parameter",
+    Target.PARAMETER,
+    fields={"param"},
+    options={
+        "opaque-names": {**_WORDS, "default": [],
+                         "description": "Parameter names that say nothing without a "
+                                        "description."},
+        "max-short-length": {"type": "integer", "minimum": 0, "default": 2,
+                             "description": "Names this short or shorter need a description."},
+        "pairs": {**_WORD_GROUPS, "default": [],
+                  "description": "Names that explain each other when both are parameters "
+                                 "of one tool (key and value)."},
+    },
+)
+def undocumented_parameter(param: Parameter, tool: Tool, ctx: Context,
+                           options: Mapping[str, Any]) -> Iterator[Hit]:
+    root = schema_root(tool)
+    if description_of(param, root):
+        return
+    schema = resolve(param.schema, root)
+    items = resolve(schema.get("items"), root)
+    if schema.get("properties") or items.get("properties") or declares_closed_set(schema, root):
+        return  # property names or an enum document it: opts {model, messages, temperature}
+    words = split_name(param.name)
+    if words and set(words) <= set(tool.name_tokens):
+        return  # update_storage_config(config): the tool's name says what it is
+    siblings = {p.name.lower() for p in tool.parameters if p.depth == param.depth}
+    name = param.name.lower()
+    if any(name in pair and siblings & (set(pair) - {name}) for pair in options["pairs"]):
+        return  # key and value side by side explain each other
+    opaque = {w.lower() for w in options["opaque-names"]}
+    if name in opaque or "_".join(words) in opaque or (
+            0 < len(name) <= options["max-short-length"]):
+        yield Hit(param.pointer, {"param": param.path}, tool)
+
+
+# --- PARAM003 ----------------------------------------------------------------------------------
+
+_KIND = {
+    "type": "object",
+    "required": ["words", "shape"],
+    "additionalProperties": False,
+    "properties": {
+        "words": {**_WORDS, "description": "Name words that make a parameter this kind."},
+        "not-words": {**_WORDS, "description": "Name words that rule the kind out."},
+        "types": {**_WORDS, "description": "JSON types the kind applies to (default: all)."},
+        "shape": {"type": "string", "format": "regex",
+                  "description": "Regular expression that finds a statement of the shape in "
+                                 "the description or name."},
+        "ask": {"type": "string", "description": "What to state, for the message."},
+    },
+}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise ValueError(f"shape {pattern!r} is not a regular expression: {exc}") from exc
+
+
+@check(
+    "opaque-format",
+    Target.PARAMETER,
+    fields={"param", "kind", "ask"},
+    options={
+        "kinds": {"type": "object", "additionalProperties": _KIND, "default": {},
+                  "description": "Kinds of formatted value, by name."},
+        "extra-kinds": {"type": "object", "additionalProperties": _KIND, "default": {},
+                        "description": "Kinds added to (or replacing by name) the built-in "
+                                       "ones, so a config need not repeat them."},
+    },
+)
+def opaque_format(param: Parameter, tool: Tool, ctx: Context,
+                  options: Mapping[str, Any]) -> Iterator[Hit]:
+    root = schema_root(tool)
+    schema = resolve(param.schema, root)
+    if declares_closed_set(schema, root) or any(
+            key in schema for key in ("format", "pattern", "examples", "example")):
+        return
+    words = set(split_name(param.name))
+    types = effective_types(schema, root)
+    for kind, spec in {**options["kinds"], **options["extra-kinds"]}.items():
+        if not words & set(spec["words"]) or words & set(spec.get("not-words", ())):
+            continue
+        allowed = set(spec.get("types", ()))
+        if allowed and not (types and types <= allowed):
+            continue
+        text = description_of(param, root)
+        default = schema.get("default")
+        shape = _compiled(spec["shape"])
+        if shape.search(text) or shape.search(" ".join(split_name(param.name))) or (
+                isinstance(default, str) and default.strip()):
+            return
+        # The tool's description may explain the shape once for all its parameters
+        # ("patterns should be glob-style patterns"); it counts where it names the kind.
+        overview = tool.description or ""
+        named = words & set(spec["words"])
+        if mentions(overview, named | {w + "s" for w in named}) and shape.search(overview):
+            return
+        yield Hit(param.pointer, {"param": param.path, "kind": kind,
+                                  "ask": spec.get("ask", "its format")}, tool)
+        return
+
+
+# --- PARAM004 ----------------------------------------------------------------------------------
+
+class _Concepts:
+    """Maps a parameter name to the concept it names: case and separators dropped, synonyms
+    merged (``paperId`` = ``paper_id``; ``q`` = ``query``)."""
+
+    def __init__(self, groups: Sequence[Sequence[str]]) -> None:
+        self.whole: dict[str, str] = {}
+        self.token: dict[str, str] = {}
+        for group in groups:
+            keys = ["_".join(split_name(w)) for w in group if split_name(w)]
+            if not keys:
+                continue
+            for key in keys:
+                self.whole.setdefault(key, keys[0])
+                if "_" not in key:
+                    self.token.setdefault(key, keys[0])
+
+    def of(self, name: str) -> str:
+        tokens = split_name(name)
+        key = "_".join(tokens)
+        if key in self.whole:
+            return self.whole[key]
+        return "_".join(self.token.get(t, t) for t in tokens)
+
+
+@check(
+    "inconsistent-parameter-names",
+    Target.SERVER,
+    fields={"param", "other", "count", "others"},
+    options={
+        "synonyms": {**_WORD_GROUPS, "default": [],
+                     "description": "Names (or name words) that mean the same parameter."},
+        "bare-id": {"type": "boolean", "default": True,
+                    "description": "Count a bare `id` on get_paper as `paper_id` when other "
+                                   "tools call it that."},
+    },
+)
+def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
+                                 options: Mapping[str, Any]) -> Iterator[Hit]:
+    concepts = _Concepts(options["synonyms"])
+    # concept → spelling → [(tool, parameter)], in manifest order; one entry per tool.
+    index: dict[str, dict[str, list[tuple[Tool, Parameter]]]] = {}
+    bare: list[tuple[Tool, Parameter]] = []
+    for tool in manifest.tools:
+        seen: set[str] = set()
+        for param in tool.parameters:
+            if param.depth != 0:
+                continue
+            if options["bare-id"] and param.name.lower() in ("id", "ids"):
+                bare.append((tool, param))
+                continue
+            concept = concepts.of(param.name)
+            if concept and concept not in seen:
+                seen.add(concept)
+                index.setdefault(concept, {}).setdefault(param.name, []).append((tool, param))
+    for tool, param in bare:
+        suffix = param.name.lower()
+        for word in tool.name_tokens[1:] or tool.name_tokens:
+            concept = concepts.of(f"{singular(word)}_{suffix}")
+            if concept in index:
+                index[concept].setdefault(param.name, []).append((tool, param))
+                break
+    for spellings in index.values():
+        if len(spellings) < 2:
+            continue
+        ranked = sorted(spellings.items(), key=lambda item: -len(item[1]))
+        main, users = ranked[0]
+        for _, where in ranked[1:]:
+            for tool, param in where:
+                if any(other is tool for other, _ in users):
+                    continue
+                shown = ", ".join(f'"{t.label}"' for t, _ in users[:3])
+                if len(users) > 3:
+                    shown += f" and {len(users) - 3} more"
+                yield Hit(param.pointer,
+                          {"param": param.name, "other": main, "count": len(users),
+                           "others": shown},
+                          tool, related=((users[0][0], users[0][1].pointer),))
+
+
+# --- PARAM005 ----------------------------------------------------------------------------------
+
+@check(
+    "required-unclear",
+    Target.TOOL,
+    fields={"param", "problem", "fix"},
+    options={
+        "required-pattern": {"type": "string", "format": "regex", "default": "",
+                             "description": "Regular expression that finds a description "
+                                            "calling the parameter required."},
+        "optional-pattern": {"type": "string", "format": "regex", "default": "",
+                             "description": "Regular expression that finds a description "
+                                            "calling the parameter optional."},
+    },
+)
+def required_unclear(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    schema = tool.input_schema
+    if not isinstance(schema, dict):
+        return
+    required = schema.get("required")
+    listed = ({n for n in required if isinstance(n, str)} if isinstance(required, list)
+              else set())
+    says_required = _compiled(options["required-pattern"]) if options["required-pattern"] else None
+    says_optional = _compiled(options["optional-pattern"]) if options["optional-pattern"] else None
+    for param in tool.parameters:
+        if param.depth != 0 or not has_text(param.schema):
+            continue
+        # Bullet lines document nested fields ("- assignee (optional): …"), not this one.
+        text = "\n".join(line for line in (param.description or "").splitlines()
+                         if not re.match(r"\s*[-*•]\s", line))
+        if not listed and says_required and says_required.search(text):
+            yield Hit(param.pointer, {
+                "param": param.name,
+                "problem": "says it is required, but the input schema has no `required` list",
+                "fix": f'add "required": ["{param.name}"] to the input schema'}, tool)
+        elif param.name in listed and says_optional and says_optional.search(text):
+            yield Hit(param.pointer, {
+                "param": param.name,
+                "problem": "says it is optional, but the input schema lists it in `required`",
+                "fix": f'remove "{param.name}" from `required`, or drop "optional" from its '
+                       "description"}, tool)
+
+
+CHECKS = (closed_set_without_enum, undocumented_parameter, opaque_format,
+          inconsistent_parameter_names, required_unclear)

@@ -1,0 +1,171 @@
+"""Tools whose result can be large: list and search tools with nothing to bound the result
+(``unbounded-list``), and ones that cap it but offer no way to the rest (``large-result``).
+
+A tool is a list tool by its name (a list verb such as list/search/query, or a read verb with a
+plural object: ``get_users``) or by the opening of its description ("List …", "Returns all …").
+A single-record tool (``get_user``) is not one.  Vocabularies are rule options.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.model import Tool
+from mcplint.names import singular, split_name
+
+_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+
+
+@cache
+def _pattern(text: str) -> re.Pattern[str] | None:
+    if not text:
+        return None
+    try:
+        return re.compile(text, re.IGNORECASE)
+    except re.error as exc:
+        raise ValueError(f"{text!r} is not a regular expression: {exc}") from exc
+
+
+def _search(pattern: str, text: str) -> bool:
+    compiled = _pattern(pattern)
+    return bool(compiled and compiled.search(text))
+
+
+_LIST_OPTIONS: dict[str, Any] = {
+    "list-verbs": {**_WORDS, "default": [],
+                   "description": "Name words that make a tool a list or search tool."},
+    "read-verbs": {**_WORDS, "default": [],
+                   "description": "Name verbs that make a tool a list tool when its last name "
+                                  "word is plural (get_users) and its description says it "
+                                  "returns many (many-pattern)."},
+    "many-pattern": {"type": "string", "format": "regex", "default": "",
+                     "description": "Regular expression for a description that says a read "
+                                    "tool returns many records (\"all\", \"history\")."},
+    "other-verbs": {**_WORDS, "default": [],
+                    "description": "First name words of tools that act rather than list "
+                                   "(create_filter, cancel_query)."},
+    "one-words": {**_WORDS, "default": [],
+                  "description": "Plural-looking last name words that name one record "
+                                 "(details, contents, settings)."},
+    "catalogue-words": {**_WORDS, "default": [],
+                        "description": "Last name words of lists that are short by nature "
+                                       "(types, colors, regions)."},
+    "list-opening": {"type": "string", "format": "regex", "default": "",
+                     "description": "Regular expression for a description opening that makes "
+                                    "a tool a list tool (\"List …\", \"Returns all …\")."},
+    "single-pattern": {"type": "string", "format": "regex", "default": "",
+                       "description": "Regular expression for a description that says the "
+                                      "tool returns one record."},
+    "bound-words": {**_WORDS, "default": [],
+                    "description": "Parameter name words that bound a result (limit, cursor)."},
+    "cap-pattern": {"type": "string", "format": "regex", "default": "",
+                    "description": "Regular expression for prose that states a cap on the "
+                                   "result (\"up to 50\", \"paginated\")."},
+}
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What a tool's surface says about the size of its result."""
+
+    is_list: bool
+    bound_params: tuple[str, ...]
+    capped: bool
+
+    @property
+    def bounded(self) -> bool:
+        return bool(self.bound_params) or self.capped
+
+
+def _texts(tool: Tool) -> str:
+    parts = [tool.description or ""]
+    parts += [p.description or "" for p in tool.parameters if p.depth == 0]
+    return "\n".join(parts)
+
+
+def _shape(tool: Tool, options: Mapping[str, Any]) -> _Shape:
+    words = tool.name_tokens
+    description = (tool.description or "").strip()
+    list_verbs = {w.lower() for w in options["list-verbs"]}
+    read_verbs = {w.lower() for w in options["read-verbs"]}
+    last = words[-1] if words else ""
+    plural = (len(words) > 1 and singular(last) != last
+              and last not in {w.lower() for w in options["one-words"]})
+    by_name = bool(set(words) & list_verbs) or (
+        bool(set(words) & read_verbs) and plural
+        and _search(options["many-pattern"], description))
+    by_text = _search(options["list-opening"], description[:80])
+    acts = bool(words) and words[0] in {w.lower() for w in options["other-verbs"]}
+    short = last in {w.lower() for w in options["catalogue-words"]}
+    single = _search(options["single-pattern"], description)
+    is_list = (by_name or by_text) and not (single or acts or short)
+    bound_words = {w.lower() for w in options["bound-words"]}
+    # A page size may sit one level down, in a params object (lark's params.page_size).
+    bound = tuple(p.path for p in tool.parameters
+                  if p.depth <= 1 and set(split_name(p.name)) & bound_words)
+    capped = _search(options["cap-pattern"], _texts(tool))
+    return _Shape(is_list, bound, capped)
+
+
+@check(
+    "unbounded-list",
+    Target.TOOL,
+    fields={"what"},
+    options={
+        **_LIST_OPTIONS,
+        "min-parameters": {"type": "integer", "minimum": 0, "default": 1,
+                           "description": "Tools with fewer parameters are left alone: a list "
+                                          "with nothing to filter by is usually a short "
+                                          "catalogue (allowed directories, open tabs)."},
+    },
+)
+def unbounded_list(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    shape = _shape(tool, options)
+    top = [p for p in tool.parameters if p.depth == 0]
+    if not shape.is_list or shape.bounded or len(top) < options["min-parameters"]:
+        return
+    what = "search" if {"search", "find", "query"} & set(tool.name_tokens) else "list"
+    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer, {"what": what}, tool)
+
+
+@check(
+    "large-result",
+    Target.TOOL,
+    fields={"bound"},
+    options={
+        **_LIST_OPTIONS,
+        "pagination-words": {**_WORDS, "default": [],
+                             "description": "Parameter name words that page through a result "
+                                            "(cursor, offset, page)."},
+        "file-words": {**_WORDS, "default": [],
+                       "description": "Parameter name words that send the result to a file "
+                                      "(output, save)."},
+        "file-pattern": {"type": "string", "format": "regex", "default": "",
+                         "description": "Regular expression for prose that says the result "
+                                        "goes to a file or comes back as a summary."},
+    },
+)
+def large_result(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    shape = _shape(tool, options)
+    # A tool with nothing bounding its result is unbounded-list's finding, not this one's.
+    if not shape.is_list or not shape.bounded:
+        return
+    paging = {w.lower() for w in options["pagination-words"]}
+    files = {w.lower() for w in options["file-words"]}
+    for param in tool.parameters:
+        tokens = set(split_name(param.name))
+        if param.depth <= 1 and (tokens & paging or tokens & files):
+            return
+    if _search(options["file-pattern"], _texts(tool)):
+        return
+    bound = (f'"{shape.bound_params[0]}"' if shape.bound_params
+             else "the cap its description states")
+    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer, {"bound": bound}, tool)
+
+
+CHECKS = (unbounded_list, large_result)

@@ -1,0 +1,152 @@
+"""Write safety: tools that change state without a confirmation path, and their annotations.
+
+The effect of a tool (read, write, destructive) and its confirmation paths are read by
+``_writes``; these checks decide what to report about them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from mcplint.checks._writes import (
+    EFFECT_OPTIONS,
+    GUARD_OPTIONS,
+    PATTERNS,
+    Guards,
+    Vocabulary,
+    compile_patterns,
+    confirmation_path,
+    read_effect,
+    two_phase_members,
+)
+from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.findings import Severity
+from mcplint.model import Tool
+
+_LEVEL = {"enum": ["destructive", "write"],
+          "description": "destructive: report destructive tools only; write: report the other "
+                         "writes only, so each tool is reported by one rule."}
+
+
+@check("unconfirmed-write", Target.TOOL, fields={"effect", "reason"},
+       options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL})
+def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
+    # A tool that declares readOnlyHint: true yet reads as a write is SAFE004's contradiction;
+    # reporting it here too would be two findings for one mistake.
+    if _declared(tool, "readOnlyHint") is True:
+        return
+    reading = read_effect(tool, Vocabulary.from_options(options))
+    wanted = "destructive" if options["level"] == "destructive" else "write"
+    if reading.effect != wanted:
+        return
+    guards = Guards.from_options(options)
+    members = two_phase_members(ctx.manifest, guards.pairs)
+    if confirmation_path(tool, ctx.manifest, guards, members) is not None:
+        return
+    effect = ("destroys data or acts irreversibly" if wanted == "destructive"
+              else "changes state")
+    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
+              {"effect": effect, "reason": reading.reason}, tool)
+
+
+def _declared(tool: Tool, key: str) -> Any:
+    return tool.annotations.declared.get(key) if tool.annotations is not None else None
+
+
+@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "advice"},
+       options=EFFECT_OPTIONS)
+def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
+                        ) -> Iterator[Hit]:
+    reading = read_effect(tool, Vocabulary.from_options(options))
+    read_only = _declared(tool, "readOnlyHint")
+    destructive = _declared(tool, "destructiveHint")
+    pointer = tool.annotations.pointer if tool.annotations is not None else tool.pointer
+    if reading.effect == "read":
+        # A deliberate readOnlyHint: false is a statement, not an omission.
+        if read_only is None:
+            yield Hit(pointer, {"effect": "only reads", "reason": reading.reason,
+                                "advice": "Declare \"annotations\": {\"readOnlyHint\": true}"},
+                      tool, severity=Severity.INFO)
+        return
+    if read_only is None and destructive is None:
+        hint = "true" if reading.effect == "destructive" else "false"
+        yield Hit(pointer, {"effect": "changes state", "reason": reading.reason,
+                            "advice": "Declare \"annotations\": {\"readOnlyHint\": false, "
+                                      f"\"destructiveHint\": {hint}}}"},
+                  tool, severity=Severity.WARNING)
+
+
+@check("contradicting-annotations", Target.TOOL, fields={"hint", "problem", "advice"},
+       options={**EFFECT_OPTIONS,
+                "delete-verbs": {"type": "array", "items": {"type": "string", "minLength": 1},
+                                 "description": "Name words of tools that delete, for which "
+                                                "destructiveHint: false is a contradiction."}})
+def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
+                              ) -> Iterator[Hit]:
+    notes = tool.annotations
+    if notes is None:
+        return
+    vocab = Vocabulary.from_options(options)
+    if notes.declared.get("readOnlyHint") is True:
+        # The annotation itself must not vouch for the tool, so judge it without them.
+        bare = _without_annotations(tool)
+        reading = read_effect(bare, vocab)
+        if reading.effect != "read" and reading.verb is not None:
+            yield Hit(notes.pointer + "/readOnlyHint",
+                      {"hint": "readOnlyHint: true",
+                       "problem": f"but {reading.reason}, which changes state",
+                       "advice": "Set readOnlyHint to false (and destructiveHint to say whether "
+                                 "it destroys data), or rename the tool if it only reads"},
+                      tool)
+    deletes = {w.lower() for w in options["delete-verbs"]}
+    verb = next((t for t in tool.name_tokens if t in deletes), None)
+    if notes.declared.get("destructiveHint") is False and verb is not None:
+        yield Hit(notes.pointer + "/destructiveHint",
+                  {"hint": "destructiveHint: false",
+                   "problem": f'but its name says "{verb}", which destroys data',
+                   "advice": "Set destructiveHint to true so clients ask before calling it"},
+                  tool)
+
+
+def _without_annotations(tool: Tool) -> Tool:
+    return Tool(tool.index, tool.pointer, tool.position,
+                {k: v for k, v in tool.raw.items() if k != "annotations"},
+                tool.parameters, None)
+
+
+_CONFIRM_OPTIONS: dict[str, Any] = {
+    "two-phase-pairs": GUARD_OPTIONS["two-phase-pairs"],
+    "preview-phrases": {**PATTERNS,
+                        "description": "Regular expressions for text telling the agent to show "
+                                       "the preview to the user before confirming."},
+    "decline-phrases": {**PATTERNS,
+                        "description": "Regular expressions for text telling the agent what "
+                                       "to do when the user says no."},
+}
+
+
+@check("confirm-without-workflow", Target.TOOL, fields={"partner", "missing"},
+       options=_CONFIRM_OPTIONS)
+def confirm_without_workflow(tool: Tool, ctx: Context, options: Mapping[str, Any]
+                             ) -> Iterator[Hit]:
+    pairs = tuple((a.lower(), b.lower()) for a, b in options["two-phase-pairs"])
+    member = two_phase_members(ctx.manifest, pairs).get(tool.index)
+    if member is None or not member.confirms:
+        return
+    text = tool.description or ""
+    missing = []
+    if not any(p.search(text) for p in compile_patterns(options["preview-phrases"],
+                                                        "preview-phrases")):
+        missing.append("to show the preview to the user and wait for their yes")
+    if not any(p.search(text) for p in compile_patterns(options["decline-phrases"],
+                                                        "decline-phrases")):
+        missing.append("what to do when the user says no")
+    if missing:
+        pointer = tool.child("description") if "description" in tool.raw else tool.pointer
+        yield Hit(pointer, {"partner": member.partner.name, "missing": " or ".join(missing)},
+                  tool, related=((member.partner, member.partner.child("name")),))
+
+
+CHECKS = (unconfirmed_write, missing_annotations, contradicting_annotations,
+          confirm_without_workflow)

@@ -1,0 +1,260 @@
+"""The description-quality rules (DESC001-DESC006).  Fixture files cover located findings;
+these tests pin down the text helpers, which tool or pair each rule names and why, odd input,
+the pair check's cost on a large server, and a run over the shared corpus."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcplint.checks._text import named_siblings, sentences, stem, words
+from mcplint.config import Config
+from mcplint.engine.linter import Linter, Selection
+from mcplint.findings import Finding
+from mcplint.loaders.files import Source, load
+from mcplint.loaders.jsonsource import Document, parse_json
+from mcplint.loaders.manifest import build_manifest
+from mcplint.model import Manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+
+
+def _manifest(tools: list[dict[str, Any]]) -> Manifest:
+    doc = parse_json(json.dumps({"tools": tools}))
+    assert isinstance(doc, Document)
+    manifest, errors = build_manifest("test.json", doc)
+    assert manifest is not None and not errors
+    return manifest
+
+
+def _tool(name: str, description: Any = None, **extra: Any) -> dict[str, Any]:
+    tool: dict[str, Any] = {"name": name, "inputSchema": {"type": "object"}, **extra}
+    if description is not None:
+        tool["description"] = description
+    return tool
+
+
+def _lint(code: str, tools: list[dict[str, Any]], **options: Any) -> list[Finding]:
+    config = Config(path=None, root=ROOT, rules={code: options} if options else {})
+    return list(Linter(config, Selection(select=(code,))).lint(_manifest(tools)).findings)
+
+
+def _flagged(code: str, tools: list[dict[str, Any]], **options: Any) -> list[str]:
+    return [f.tool or "" for f in _lint(code, tools, **options)]
+
+
+# --- text helpers --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("a", "b"), [("creates", "create"), ("creating", "create"),
+                                      ("papers", "paper"), ("retrieves", "retrieve")])
+def test_stem_equates_inflections(a: str, b: str) -> None:
+    assert stem(a) == stem(b)
+
+
+def test_sentences_split_at_ends_and_lines_but_not_abbreviations() -> None:
+    text = "Read a file, e.g. a log. Returns text.\n- item one\n```\ncode. here\n```"
+    assert sentences(text) == ["Read a file, e.g. a log.", "Returns text.", "- item one"]
+
+
+def test_words_lower_case_and_drop_possessives() -> None:
+    assert words("Gets the user's Gmail labels") == ["gets", "the", "user", "gmail", "labels"]
+
+
+def test_named_siblings_needs_one_word_names_set_apart() -> None:
+    manifest = _manifest([_tool("get"), _tool("list"), _tool("read_text_file"), _tool("me")])
+    me = manifest.tools[3]
+    assert named_siblings("Use read_text_file instead.", me, manifest) == ["read_text_file"]
+    assert named_siblings("Get the list of keys.", me, manifest) == []
+    assert named_siblings("Call `get` or the list tool.", me, manifest) == ["get", "list"]
+
+
+# --- DESC001 --------------------------------------------------------------------------------------
+
+def test_vague_judges_what_is_left_not_length() -> None:
+    flagged = _flagged("DESC001", [
+        # Long but only the name, filler and a product name: vague.
+        _tool("update_label", "This tool will update an existing Gmail label for the user."),
+        _tool("create_label", "Creates a new Gmail label."),
+        # Short but saying something the name does not: clear.
+        _tool("drag", "Drag one element onto another at x,y pixel coordinates."),
+    ])
+    assert flagged == ["update_label", "create_label"]
+
+
+def test_vague_message_says_what_was_left() -> None:
+    (finding,) = _lint("DESC001", [_tool("get_stock_splits", "Get stock split history.")])
+    assert '"history" is left' in finding.message
+    assert finding.pointer == "/tools/0/description"
+
+
+def test_vague_ignores_usage_sentences_and_argument_sections() -> None:
+    flagged = _flagged("DESC001", [
+        _tool("get_current_time", "Get the current time. Call this FIRST before scheduling "
+                                  "events so that dates resolve against the right day."),
+        _tool("create_product", "This tool will create a product in Stripe.\n\nIt takes two "
+                                "arguments:\n- name (str): The name of the product shown to "
+                                "customers on invoices."),
+    ])
+    assert flagged == ["get_current_time", "create_product"]
+
+
+def test_vague_counts_words_shared_by_the_whole_server_as_vocabulary() -> None:
+    tools = [_tool(f"{verb}", f"{verb.capitalize()} an element on the page")
+             for verb in ("click", "hover", "focus")]
+    tools.append(_tool("select", "Select an option of a drop-down element on the page"))
+    assert _flagged("DESC001", tools) == ["click", "hover", "focus"]
+
+
+def test_synonym_vocabulary_can_be_extended() -> None:
+    tools = [_tool("issue_search", "Search tickets by owner.")]
+    assert _flagged("DESC001", tools) == []
+    assert _flagged("DESC001", tools,
+                    **{"extend-synonyms": [["issue", "ticket"]]}) == ["issue_search"]
+
+
+# --- DESC002 --------------------------------------------------------------------------------------
+
+def test_return_counts_named_output_properties_not_a_generic_wrapper() -> None:
+    flagged = _flagged("DESC002", [
+        _tool("a", "Assign an issue.", outputSchema={
+            "type": "object", "properties": {"result": {"type": "string"}}}),
+        _tool("b", "Assign an issue.", outputSchema={
+            "type": "object", "properties": {"result": {
+                "type": "object", "properties": {"assignee": {"type": "string"}}}}}),
+        _tool("c", "Assign an issue.", outputSchema={"type": "object",
+                                                     "properties": {"assignee": {}}}),
+    ])
+    assert flagged == ["a"]
+
+
+@pytest.mark.parametrize(("description", "stated"), [
+    ("Returns the result.", False),
+    ("Retrieves a list of projects.", False),
+    ("Returns: Success message or error message", False),
+    ("Returns the id and title of each project.", True),
+    ("Exports the table in CSV format.", True),
+    ("Lists projects with their owners.", True),
+    ("Echoes back the input string.", True),
+    ("Full reports are saved to disk.", True),
+])
+def test_return_statements(description: str, stated: bool) -> None:
+    assert bool(_flagged("DESC002", [_tool("t", description)])) is not stated
+
+
+# --- DESC003 --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("description", "guided"), [
+    ("Search issues by text.", False),
+    ("Get an issue. Use the expand parameter to pick fields.", False),
+    ("Search issues by text. Use this for free-text questions.", True),
+    ("Read a file. Deprecated.", True),
+    ("Do not use for binary files.", True),
+    ("Search issues; for exact filters run_jql is faster.", True),
+])
+def test_guidance(description: str, guided: bool) -> None:
+    tools = [_tool("search_issues", description), _tool("run_jql", "Run JQL. Use this when "
+                                                               "filters are exact.")]
+    assert ("search_issues" in _flagged("DESC003", tools)) is not guided
+
+
+def test_guidance_message_suggests_the_closest_siblings() -> None:
+    tools = [_tool("search_issues", "Search issues by text."),
+             _tool("get_issue", "Use this when you know the key."),
+             _tool("list_users", "Use this to find people.")]
+    (finding,) = _lint("DESC003", tools)
+    assert '"get_issue"' in finding.message and "list_users" not in finding.message
+
+
+# --- DESC004 --------------------------------------------------------------------------------------
+
+def test_overlap_names_both_tools_and_points_at_the_later_one() -> None:
+    tools = [_tool("list_events", "List events."), _tool("search_events", "Search events.")]
+    (finding,) = _lint("DESC004", tools)
+    assert finding.tool == "search_events"
+    assert finding.pointer == "/tools/1/description"
+    assert [(r.tool, r.pointer) for r in finding.related] == [
+        ("list_events", "/tools/0/description")]
+    assert "Use list_events when …; use search_events when …" in finding.message
+
+
+def test_overlap_contrast_naming_another_sibling_does_not_settle_this_pair() -> None:
+    tools = [_tool("cache_get", "Get one key."),
+             _tool("cache_get_multi", "Get several keys (alias for cache_get_many)."),
+             _tool("cache_get_many", "Get several keys."),
+             _tool("cache_set", "Set one key.")]
+    pairs = {(f.related[0].tool, f.tool) for f in _lint("DESC004", tools)}
+    assert pairs == {("cache_get", "cache_get_multi"), ("cache_get", "cache_get_many")}
+
+
+def test_overlap_is_not_a_pairwise_loop_on_large_servers() -> None:
+    # 3,000 tools over 1,000 objects: each object has a get, a list and an update tool, so
+    # only get/list pairs share an object and an action group.
+    tools = []
+    for i in range(1000):
+        obj = f"thing{i}"
+        tools += [_tool(f"get_{obj}", f"Get one {obj}."), _tool(f"list_{obj}s", f"All {obj}s."),
+                  _tool(f"update_{obj}", f"Update a {obj}.")]
+    start = time.perf_counter()
+    findings = _lint("DESC004", tools)
+    assert time.perf_counter() - start < 10
+    assert findings == []
+
+
+# --- DESC005 and DESC006 -------------------------------------------------------------------------
+
+def test_limits_in_a_parameter_description_count() -> None:
+    tools = [_tool("search_logs", "Search log lines by text.", inputSchema={
+        "type": "object", "properties": {"limit": {"type": "integer",
+                                                   "description": "At most 500."}}}),
+             _tool("tail_logs", "Show the newest log lines.", inputSchema={
+                 "type": "object", "properties": {"count": {"type": "integer",
+                                                            "description": "How many."}}})]
+    assert _flagged("DESC005", tools) == ["tail_logs"]
+
+
+def test_description_budget_uses_the_token_counter() -> None:
+    (finding,) = _lint("DESC006", [_tool("t", "word " * 700)])
+    assert "budget 600" in finding.message
+    assert _lint("DESC006", [_tool("t", "word " * 700)], **{"max-tokens": 2000}) == []
+
+
+# --- odd input -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", ["DESC001", "DESC002", "DESC003", "DESC004", "DESC005",
+                                  "DESC006"])
+def test_odd_tools_never_raise(code: str) -> None:
+    tools: list[dict[str, Any]] = [
+        _tool("no_description"),
+        _tool("number_description", 42),
+        _tool("", "Empty name."),
+        _tool("blank", "   "),
+        _tool("x", "((( [[[ ``` unbalanced"),
+        _tool("get_x", "Get x.", outputSchema="not a schema"),
+        _tool("get_x", "Duplicate name.", inputSchema={"type": "object", "properties": []}),
+    ]
+    _lint(code, tools)
+
+
+# --- corpus --------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS}); "
+                                                "it sits beside the repository")
+def test_corpus_runs_and_pair_findings_stay_few() -> None:
+    linter = Linter(Config(path=None, root=ROOT), Selection(select=("DESC",)))
+    counts: dict[str, int] = {}
+    tools = 0
+    for path in sorted(CORPUS.glob("*.json")):
+        loaded = load(Source(str(path)))
+        assert loaded.manifest is not None, path
+        tools += len(loaded.manifest.tools)
+        for finding in linter.lint(loaded.manifest).findings:
+            counts[finding.code] = counts.get(finding.code, 0) + 1
+    assert set(counts) <= {f"DESC00{i}" for i in range(1, 7)}
+    # Overlaps are pairs a person should read; a rule that pairs everything is noise.
+    assert counts.get("DESC004", 0) < tools * 0.1
+    assert counts.get("DESC006", 0) < tools * 0.05
