@@ -136,6 +136,9 @@ class Manifest:
     tools_pointer: str
     tools: tuple[Tool, ...]
     document: Document = field(repr=False, compare=False)
+    # A snapshot set (several servers in one file) holds one manifest per server here, and
+    # all their tools above; rules about one server run on each part.
+    parts: tuple[Manifest, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def root(self) -> Any:

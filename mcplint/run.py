@@ -21,6 +21,8 @@ from mcplint.findings import (
     Severity,
     ToolSummary,
 )
+from mcplint.live.loading import LiveOptions
+from mcplint.loaders.clientconfig import ClientConfig, read_config
 from mcplint.loaders.files import STDIN, Loaded, Source, expand, load
 from mcplint.model import Manifest
 
@@ -49,7 +51,8 @@ class Report:
 
     @property
     def linted(self) -> tuple[FileSummary, ...]:
-        return tuple(f for f in self.files if f.skipped is None)
+        # Files that failed to load have no token count; they are input errors, not linted.
+        return tuple(f for f in self.files if f.tokens is not None)
 
 
 def _config_for(path: str, explicit: Config | None, seen: dict[Path, Config]) -> Config:
@@ -67,8 +70,13 @@ def run(
     selection: Selection | None = None,
     config_path: Path | None = None,
     stdin: TextIO | None = None,
+    live: LiveOptions | None = None,
 ) -> Report:
-    """Lint the targets; with none, what the config's include globs find under the cwd."""
+    """Lint the targets; with none, what the config's include globs find under the cwd.
+
+    ``live`` holds servers given on the command line and the policy for client configs found
+    among the targets (which are never found by expanding a directory).
+    """
     errors: list[InputError] = []
     explicit = None
     if config_path is not None:
@@ -78,7 +86,8 @@ def run(
     linters: dict[Config, Linter] = {}
     configs: dict[Path, Config] = {}
     sources: list[tuple[Source, Config]] = []
-    for target in targets or ["."]:
+    # Live servers alone are a complete run; only with no target at all is the cwd linted.
+    for target in targets or ([] if live is not None and live.targets else ["."]):
         config = _config_for(target, explicit, configs)
         for source in expand(target, config.include, config.exclude):
             sources.append((source, config))
@@ -86,10 +95,31 @@ def run(
     files: list[FileSummary] = []
     rules: dict[str, RuleInfo] = {}
     method = ""
-    for source, config in sources:
+    client_configs: list[ClientConfig] = []
+
+    def linter_for(config: Config) -> Linter:
         linter = linters.get(config)
         if linter is None:
             linter = linters[config] = Linter(config, selection or Selection())
+        return linter
+
+    def lint_manifest(manifest: Manifest, linter: Linter) -> None:
+        nonlocal method
+        linted = linter.lint(manifest)
+        findings.extend(linted.findings)
+        method = linter.tokens.method
+        files.append(_summary(manifest, linted))
+        ran = linter.ruleset(manifest.file).rules
+        rules.update((code, linter.rule_info(code)) for code in ran if code not in rules)
+        rules.update((f.code, linter.rule_info(f.code)) for f in linted.findings
+                     if f.code not in rules)
+
+    for source, config in sources:
+        linter = linter_for(config)
+        client = read_config(source.path) if source.explicit and source.path != STDIN else None
+        if client is not None:
+            client_configs.append(client)
+            continue
         loaded: Loaded = load(source, stdin)
         errors.extend(InputError(e.file, e.position.line, e.position.column, e.message)
                       for e in loaded.errors)
@@ -97,14 +127,21 @@ def run(
         if loaded.manifest is None:
             files.append(FileSummary(name, 0, None, loaded.skipped))
             continue
-        linted = linter.lint(loaded.manifest)
-        findings.extend(linted.findings)
-        method = linter.tokens.method
-        files.append(_summary(loaded.manifest, linted))
-        ran = linter.ruleset(loaded.manifest.file).rules
-        rules.update((code, linter.rule_info(code)) for code in ran if code not in rules)
-        rules.update((f.code, linter.rule_info(f.code)) for f in linted.findings
-                     if f.code not in rules)
+        lint_manifest(loaded.manifest, linter)
+    live = live or LiveOptions()
+    if live.targets or client_configs:
+        from mcplint.live.loading import load_live
+
+        got = load_live(live, client_configs)
+        errors.extend(got.errors)
+        linter = linter_for(_config_for(".", explicit, configs))
+        for manifest in got.manifests:
+            lint_manifest(manifest, linter)
+        for group in got.groups:
+            grouped = linter.lint_group(group)
+            findings.extend(grouped)
+            rules.update((f.code, linter.rule_info(f.code)) for f in grouped
+                         if f.code not in rules)
     return Report(tuple(findings), tuple(errors), tuple(files), method,
                   dict(sorted(rules.items())))
 

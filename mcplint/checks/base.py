@@ -23,6 +23,8 @@ class Target(str, enum.Enum):
     TOOL = "tool"
     PARAMETER = "parameter"
     PAIR = "tool-pair"
+    # The servers an agent is given together (one client config, or a snapshot set).
+    SERVERS = "servers"
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Hit:
     # Tiered checks (warning above 20 tools, error above 40) pick the severity per hit; a
     # severity set in the user's config still wins.
     severity: Severity | None = None
+    # Set by server-set checks: the server the finding is located in.
+    manifest: Manifest | None = None
 
 
 @dataclass
@@ -55,7 +59,23 @@ class Context:
         return sum(self.tool_tokens(tool) for tool in self.manifest.tools)
 
 
+@dataclass
+class GroupContext:
+    """The servers linted together, with each one's per-manifest facts."""
+
+    manifests: tuple[Manifest, ...]
+    tokens: TokenCounter
+    _contexts: dict[int, Context] = field(default_factory=dict)
+
+    def context(self, manifest: Manifest) -> Context:
+        found = self._contexts.get(id(manifest))
+        if found is None:
+            found = self._contexts[id(manifest)] = Context(manifest, self.tokens)
+        return found
+
+
 ServerFn = Callable[[Manifest, Context, Mapping[str, Any]], Iterable[Hit]]
+ServersFn = Callable[[tuple[Manifest, ...], GroupContext, Mapping[str, Any]], Iterable[Hit]]
 ToolFn = Callable[[Tool, Context, Mapping[str, Any]], Iterable[Hit]]
 ParameterFn = Callable[[Parameter, Tool, Context, Mapping[str, Any]], Iterable[Hit]]
 

@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from mcplint.checks.base import Context, Hit, Target
+from mcplint.checks.base import Context, GroupContext, Hit, Target
 from mcplint.config import Config, ConfigError, Override, matches_any
 from mcplint.engine.packs import PackError, Rule, load_packs, validate_options
 from mcplint.engine.registry import RegistryError, builtin_checks, load_plugins
@@ -162,6 +162,8 @@ class Linter:
         return RuleSet(active)
 
     def lint(self, manifest: Manifest) -> Linted:
+        if manifest.parts:
+            return self._lint_set(manifest)
         ctx = Context(manifest, self.tokens)
         base = self.ruleset(manifest.file)
         findings: list[Finding] = []
@@ -181,6 +183,27 @@ class Linter:
         findings.sort(key=lambda f: f.sort_key)
         return Linted(tuple(findings), ctx.total_tokens,
                       tuple(ctx.tool_tokens(tool) for tool in manifest.tools))
+
+    def _lint_set(self, manifest: Manifest) -> Linted:
+        parts = [self.lint(part) for part in manifest.parts]
+        findings = [f for linted in parts for f in linted.findings]
+        findings.extend(self.lint_group(manifest.parts))
+        findings.sort(key=lambda f: f.sort_key)
+        return Linted(tuple(findings), sum(p.tokens for p in parts),
+                      tuple(t for p in parts for t in p.tool_tokens))
+
+    def lint_group(self, manifests: Sequence[Manifest]) -> tuple[Finding, ...]:
+        """Rules about servers an agent is given together; each hit names its server."""
+        group = tuple(manifests)
+        if len(group) < 2:
+            return ()
+        ctx = GroupContext(group, self.tokens)
+        findings: list[Finding] = []
+        for active in self.ruleset(group[0].file).for_target(Target.SERVERS):
+            for hit in active.rule.check.fn(group, ctx, active.options):
+                findings.extend(self._findings(hit.manifest or group[0], active, [hit]))
+        findings.sort(key=lambda f: f.sort_key)
+        return tuple(findings)
 
     def _findings(self, manifest: Manifest, active: ActiveRule, hits: Iterable[Hit],
                   tool_filter: bool = False) -> Iterable[Finding]:

@@ -139,18 +139,43 @@ def build_tool(doc: Document, raw: Mapping[str, Any], index: int, pointer: str) 
     )
 
 
-def build_manifest(file: str, doc: Document) -> tuple[Manifest | None, list[LoadError]]:
+def is_server_set(data: Any) -> bool:
+    """``{"servers": {"<name>": <snapshot>, ...}}``: the servers of one client config."""
+    servers = data.get("servers") if isinstance(data, dict) else None
+    return isinstance(servers, dict) and bool(servers) and all(
+        isinstance(s, dict) and isinstance(s.get("tools"), list) for s in servers.values())
+
+
+def _server_set(file: str, doc: Document) -> tuple[Manifest, list[LoadError]]:
+    parts: list[Manifest] = []
+    errors: list[LoadError] = []
+    for name in doc.data["servers"]:
+        pointer = join_pointer("/servers", name)
+        part, part_errors = build_manifest(f"{file}#{name}", doc, join_pointer(pointer, "tools"))
+        errors.extend(part_errors)
+        if part is not None:
+            parts.append(part)
+    tools = tuple(tool for part in parts for tool in part.tools)
+    return Manifest(file=file, kind="server set", tools_pointer="/servers", tools=tools,
+                    document=doc, parts=tuple(parts)), errors
+
+
+def build_manifest(file: str, doc: Document, tools_at: str | None = None
+                   ) -> tuple[Manifest | None, list[LoadError]]:
     """The manifest in a document, and the errors of the parts that could not be read.
 
     A non-object tool is an error, but it does not stop the other tools from being linted.
+    ``tools_at`` names the tools array of one server in a server set.
     """
-    located = _locate_tools(doc.data)
+    if tools_at is None and is_server_set(doc.data):
+        return _server_set(file, doc)
+    located = ("server snapshot", tools_at) if tools_at else _locate_tools(doc.data)
     if isinstance(located, str):
         return None, [LoadError(file, doc.position(""), located)]
     kind, tools_pointer = located
     container: Any = doc.data
     for key in tools_pointer.split("/")[1:]:
-        container = container[key]
+        container = container[key.replace("~1", "/").replace("~0", "~")]
     if not isinstance(container, list):
         return None, [
             LoadError(

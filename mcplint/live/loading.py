@@ -1,0 +1,89 @@
+"""Turn live targets (from the command line and from client configs) into manifests or errors.
+
+A server's manifest is built from its snapshot text, so a finding's pointer and line are those
+of the snapshot ``mcplint dump`` writes for it.  Commands from a config file are started only
+with ``allow_exec``: a config is data someone else may have written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from mcplint.findings import InputError
+from mcplint.live.client import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, Fetched, Progress
+from mcplint.live.targets import STDIO, LiveTarget
+from mcplint.loaders.clientconfig import ClientConfig
+from mcplint.loaders.manifest import build_manifest
+from mcplint.model import Manifest
+from mcplint.snapshot import build_snapshot, snapshot_document
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    targets: tuple[LiveTarget, ...] = ()
+    timeout: float = DEFAULT_TIMEOUT
+    concurrency: int = DEFAULT_CONCURRENCY
+    allow_exec: bool = False
+    progress: Progress | None = field(default=None, compare=False)
+
+
+@dataclass
+class LiveLoaded:
+    manifests: list[Manifest] = field(default_factory=list)
+    errors: list[InputError] = field(default_factory=list)
+    # Servers an agent sees together (one config, or all command-line targets), for the
+    # cross-server rules.
+    groups: list[list[Manifest]] = field(default_factory=list)
+
+
+def label(target: LiveTarget) -> str:
+    """How findings name a live server: its name, qualified by the config it came from."""
+    return target.name if target.origin == "command line" else f"{target.origin}#{target.name}"
+
+
+def refused(config: ClientConfig) -> InputError | None:
+    commands = [t for t in config.targets if t.transport == STDIO and not t.skip_reason]
+    if not commands:
+        return None
+    listed = "; ".join(f"{t.name}: {t.describe()}" for t in commands)
+    return InputError(config.path, 0, 0,
+                      f"{config.format} config would start {len(commands)} server command(s), "
+                      f"which mcplint runs only with --allow-exec: {listed}")
+
+
+def fetched_manifest(fetched: Fetched) -> tuple[Manifest | None, list[InputError]]:
+    name = label(fetched.target)
+    if fetched.error is not None or fetched.initialize is None:
+        return None, [InputError(name, 0, 0, fetched.error or "no answer")]
+    doc = snapshot_document(build_snapshot(fetched.initialize, fetched.lists))
+    manifest, problems = build_manifest(name, doc)
+    errors = [InputError(name, p.position.line, p.position.column, p.message) for p in problems]
+    return manifest, errors
+
+
+def load_live(options: LiveOptions, configs: Sequence[ClientConfig]) -> LiveLoaded:
+    from mcplint.live.client import fetch_all
+
+    loaded = LiveLoaded()
+    runnable: list[LiveTarget] = list(options.targets)
+    for config in configs:
+        loaded.errors.extend(InputError(config.path, p.position.line, p.position.column,
+                                        p.message) for p in config.problems)
+        refusal = None if options.allow_exec else refused(config)
+        if refusal is not None:
+            loaded.errors.append(refusal)
+        runnable.extend(t for t in config.targets if not t.skip_reason
+                        and (options.allow_exec or t.transport != STDIO))
+    if not runnable:
+        return loaded
+    results = fetch_all(runnable, options.timeout, options.concurrency, options.progress)
+    by_origin: dict[str, list[Manifest]] = {}
+    for fetched in results:
+        manifest, errors = fetched_manifest(fetched)
+        loaded.errors.extend(errors)
+        if manifest is not None:
+            loaded.manifests.append(manifest)
+            by_origin.setdefault(fetched.target.origin, []).append(manifest)
+    loaded.groups = [group for group in by_origin.values() if len(group) > 1]
+    return loaded

@@ -1,0 +1,177 @@
+"""Read the MCP client configs agents are given, as live targets.
+
+Recognised by shape (an ``mcpServers`` or ``servers`` object whose entries have a ``command``,
+``url`` or ``serverUrl``) as well as by name: Claude Desktop ``claude_desktop_config.json``,
+Claude Code ``.mcp.json``, VS Code ``.vscode/mcp.json`` (``servers``, ``inputs``, JSONC), Cursor
+``.cursor/mcp.json`` and Windsurf ``mcp_config.json``.  Nothing here starts a server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcplint.live.targets import HTTP, SSE, STDIO, LiveTarget
+from mcplint.loaders.jsonsource import Document, ParseError, Position, parse_json
+
+CONFIG_NAMES = {"claude_desktop_config.json", ".mcp.json", "mcp.json", "mcp_config.json"}
+_VARIABLE = re.compile(r"\$\{([^}]*)\}")
+_TRANSPORTS = {"stdio": STDIO, "http": HTTP, "streamable-http": HTTP, "streamablehttp": HTTP,
+               "sse": SSE}
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    position: Position
+    message: str
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    path: str
+    format: str
+    targets: tuple[LiveTarget, ...]
+    problems: tuple[ConfigProblem, ...] = field(default=())
+
+
+def _servers(data: Any) -> tuple[str, Mapping[str, Any]] | None:
+    """The key holding the servers and the servers, when the document has a config's shape."""
+    if not isinstance(data, dict) or "tools" in data:
+        return None
+    for key in ("mcpServers", "servers"):
+        servers = data.get(key)
+        if isinstance(servers, dict) and all(
+            isinstance(entry, dict) and any(k in entry for k in ("command", "url", "serverUrl"))
+            for entry in servers.values()
+        ):
+            return key, servers
+    return None
+
+
+def looks_like_config(data: Any) -> bool:
+    return _servers(data) is not None
+
+
+def _format(path: Path, key: str, servers: Mapping[str, Any]) -> str:
+    if key == "servers" or path.parent.name == ".vscode":
+        return "VS Code"
+    if path.name == "claude_desktop_config.json":
+        return "Claude Desktop"
+    if path.name == "mcp_config.json" or any("serverUrl" in s for s in servers.values()):
+        return "Windsurf"
+    if path.parent.name == ".cursor":
+        return "Cursor"
+    if path.name == ".mcp.json":
+        return "Claude Code"
+    return "mcpServers"
+
+
+class _Unresolved(Exception):
+    pass
+
+
+def _expander(workspace: Path) -> Any:
+    def replace(match: re.Match[str]) -> str:
+        expr = match.group(1)
+        if expr.startswith("input:"):
+            raise _Unresolved(f"it needs the prompted input ${{{expr}}}, which mcplint never "
+                              "asks for; lint it with --stdio/--http and the value given")
+        if expr in ("workspaceFolder", "workspaceRoot"):
+            return str(workspace)
+        if expr == "userHome":
+            return str(Path.home())
+        name, sep, default = expr.partition(":-")
+        if name.startswith("env:"):
+            name = name[4:]
+        value = os.environ.get(name)
+        if value is not None and (value or not sep):
+            return value
+        if sep:
+            return default
+        raise _Unresolved(f"the environment variable {name} is not set (write "
+                          f"${{{name}:-default}} for a default)")
+
+    def expand(value: Any) -> Any:
+        if isinstance(value, str):
+            return _VARIABLE.sub(replace, value)
+        if isinstance(value, list):
+            return [expand(v) for v in value]
+        if isinstance(value, dict):
+            return {k: expand(v) for k, v in value.items()}
+        return value
+
+    return expand
+
+
+def _target(name: str, entry: Mapping[str, Any], origin: str, workspace: Path) -> LiveTarget:
+    kind = str(entry.get("type", "")).lower().replace("_", "-")
+    url = entry.get("url", entry.get("serverUrl"))
+    try:
+        expanded = _expander(workspace)(dict(entry))
+        url = _expander(workspace)(url)
+    except _Unresolved as exc:
+        return LiveTarget(name, STDIO if "command" in entry else HTTP, origin=origin,
+                          skip_reason=str(exc))
+    transport = _TRANSPORTS.get(kind)
+    if transport is None:
+        if "command" in entry:
+            transport = STDIO
+        elif isinstance(url, str) and url.rstrip("/").endswith("/sse"):
+            transport = SSE
+        else:
+            transport = HTTP
+    if transport == STDIO:
+        args = expanded.get("args", [])
+        env = expanded.get("env", {})
+        if not isinstance(expanded.get("command"), str) or not isinstance(args, list) or \
+                not isinstance(env, dict):
+            return LiveTarget(name, STDIO, origin=origin, skip_reason=(
+                '"command" must be a string, "args" an array and "env" an object'))
+        cwd = expanded.get("cwd")
+        return LiveTarget(name, STDIO, expanded["command"], tuple(str(a) for a in args),
+                          {str(k): str(v) for k, v in env.items()},
+                          cwd if isinstance(cwd, str) else str(workspace), origin=origin)
+    headers = expanded.get("headers", {})
+    if not isinstance(url, str) or not isinstance(headers, dict):
+        return LiveTarget(name, transport, origin=origin, skip_reason=(
+            'the server needs a "url" string and a "headers" object'))
+    return LiveTarget(name, transport, url=url,
+                      headers={str(k): str(v) for k, v in headers.items()}, origin=origin)
+
+
+def config_from_document(path: str, doc: Document) -> ClientConfig | None:
+    """The client config in a parsed document, or None when it is not one."""
+    found = _servers(doc.data)
+    if found is None:
+        return None
+    key, servers = found
+    file = Path(path)
+    folder = file.resolve().parent
+    # VS Code and Cursor keep the config in a dot-folder of the project they run in.
+    workspace = folder.parent if folder.name in (".vscode", ".cursor") else folder
+    # A disabled server is not one the agent sees, so it is not linted either.
+    targets = tuple(_target(name, entry, path, workspace) for name, entry in servers.items()
+                    if entry.get("disabled") is not True)
+    problems = tuple(
+        ConfigProblem(doc.position(f"/{key}/{t.name}"), f'server "{t.name}" skipped: '
+                      f"{t.skip_reason}")
+        for t in targets if t.skip_reason
+    )
+    return ClientConfig(path, _format(file, key, servers), targets, problems)
+
+
+def read_config(path: str) -> ClientConfig | None:
+    """The client config at ``path``, or None when the file is not one (or not readable JSON)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    parsed = parse_json(text)
+    if isinstance(parsed, ParseError):
+        return None
+    return config_from_document(path, parsed)
