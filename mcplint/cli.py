@@ -16,10 +16,14 @@ import click
 
 from mcplint import __version__
 from mcplint.findings import FAIL_ON, Severity
+from mcplint.live.commands import dump
+from mcplint.live.options import live_options
 from mcplint.reporters import FORMATS
 
 if TYPE_CHECKING:
     from mcplint.engine.linter import Linter
+    from mcplint.live.loading import LiveOptions
+    from mcplint.run import Report
 
 # Commands import the engine when they run, so `mcplint --version` and `--help` stay instant.
 
@@ -51,6 +55,9 @@ def main() -> None:
     """Lint MCP tool definitions for the problems that make agents fail."""
 
 
+main.add_command(dump)
+
+
 @main.command()
 @click.argument("targets", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
@@ -69,9 +76,15 @@ def main() -> None:
               help="Show how often each rule fired, not each finding.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no headers or summary.")
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Report only findings not recorded in this baseline file.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Record every current finding in this baseline file.")
+@live_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
           select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
-          config_path: Path | None, statistics: bool, quiet: bool, color: bool | None) -> None:
+          config_path: Path | None, statistics: bool, quiet: bool, color: bool | None,
+          baseline: Path | None, write_baseline: Path | None, live: LiveOptions) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -88,13 +101,15 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         ignore=_split(ignore),
     )
     try:
-        report = run(list(targets), selection, config_path, stdin=sys.stdin)
+        report = run(list(targets), selection, config_path, stdin=sys.stdin, live=live)
         if fail_on is None:
             config = parse_config(config_path) if config_path else discover(Path.cwd())
             fail_on = (config.fail_on if config else None) or "error"
     except ConfigError as exc:
         _fail(str(exc))
         return
+    if baseline or write_baseline:
+        report = _baseline(report, baseline, write_baseline)
     reporter = get_reporter(fmt)
     options = ReportOptions(color=False if output else color, quiet=quiet, statistics=statistics)
     if output:
@@ -110,6 +125,19 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         for error in report.errors:
             click.echo(f"error: {error}", err=True)
     sys.exit(exit_code([f.severity for f in report.findings], len(report.errors), fail_on))
+
+
+def _baseline(report: Report, use: Path | None, write_to: Path | None) -> Report:
+    from mcplint.baseline import BaselineError, adopt
+
+    try:
+        report, notes = adopt(report, use, write_to)
+    except BaselineError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+    for note in notes:
+        click.echo(f"mcplint: {note}", err=True)
+    return report
 
 
 def _linter() -> Linter:
@@ -167,3 +195,96 @@ def explain(rule: str) -> None:
         _fail(f'no rule "{rule}"{hint}')
         return
     click.echo(render_rule(found))
+
+
+@main.command()
+@click.argument("targets", nargs=-1)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              default=Path("mcplint-report.html"), show_default=True,
+              help="Write the HTML report to this file; - for standard output.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="never", show_default=True,
+              help="Lowest severity that makes the exit code 1; a report is for reading, "
+              "so by default only input errors fail.")
+@click.option("--select", multiple=True, help="Rules to run (code, prefix, name, group or ALL); "
+              "replaces the configured selection. Repeat or separate with commas.")
+@click.option("--extend-select", multiple=True, help="Rules to run in addition.")
+@click.option("--ignore", multiple=True, help="Rules not to run.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
+              path_type=Path), help="Use this config file instead of discovering one.")
+def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
+           extend_select: tuple[str, ...], ignore: tuple[str, ...],
+           config_path: Path | None) -> None:
+    """Write a self-contained HTML report for reviewers (same as check --format html).
+
+    Findings per server and tool with the rule docs, token costs against the budgets, and
+    filters by severity, rule and text.
+    """
+    from mcplint.config import ConfigError
+    from mcplint.engine.linter import Selection
+    from mcplint.reporters import ReportOptions, get_reporter
+    from mcplint.run import run
+
+    selection = Selection(
+        select=_split(select) if select else None,
+        extend_select=_split(extend_select),
+        ignore=_split(ignore),
+    )
+    try:
+        result = run(list(targets), selection, config_path, stdin=sys.stdin)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    render = get_reporter("html")
+    if str(output) == "-":
+        render(result, sys.stdout, ReportOptions(color=False))
+    else:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                render(result, handle, ReportOptions(color=False))
+        except OSError as exc:
+            _fail(f"{output}: cannot write the report: {exc.strerror}")
+        tools = sum(f.tools for f in result.linted)
+        click.echo(f"Wrote {output}: {len(result.findings)} findings in {tools} tools.", err=True)
+    for error in result.errors:
+        click.echo(f"error: {error}", err=True)
+    sys.exit(exit_code([f.severity for f in result.findings], len(result.errors), fail_on))
+
+
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(
+    ("text", "json", "sarif", "github", "junit", "markdown")), default="text",
+    show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report to this file instead of standard output.")
+@click.option("--fail-on", type=click.Choice(("breaking", "risky", "drift", "never")),
+              default="breaking", show_default=True,
+              help="Lowest kind of change that makes the exit code 1.")
+def diff(old: str, new: str, fmt: str, output: Path | None, fail_on: str) -> None:
+    """Compare two versions of a server's tools (manifests or snapshots): OLD, then NEW.
+
+    Reports breaking changes (removed or renamed tools and parameters, new required
+    parameters, changed types, narrowed enums), risky ones (a read-only tool that may now
+    destroy, removed annotations) and drift (changed descriptions, with the text diff).
+    """
+    from mcplint import diff as snapshot_diff
+
+    before, old_errors = snapshot_diff.load_manifest(old)
+    after, new_errors = snapshot_diff.load_manifest(new)
+    for error in [*old_errors, *new_errors]:
+        click.echo(f"error: {error}", err=True)
+    if before is None or after is None:
+        sys.exit(EXIT_ERROR)
+    changes = snapshot_diff.compare(before, after)
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                snapshot_diff.render(changes, before, after, fmt, handle)
+        except OSError as exc:
+            _fail(f"{output}: cannot write the report: {exc.strerror}")
+    else:
+        snapshot_diff.render(changes, before, after, fmt, sys.stdout)
+    if old_errors or new_errors:
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_FINDINGS if snapshot_diff.failed(changes, fail_on) else EXIT_OK)

@@ -1,0 +1,101 @@
+"""GitHub Actions workflow commands: one annotation per finding, and a step summary.
+
+GitHub turns at most 10 error and 10 warning annotations of a step into annotations on the
+pull request; the rest stay in the log only.  So when GITHUB_STEP_SUMMARY names a file, the
+whole picture (counts, the worst tools, the token budget, every finding) is appended there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TextIO
+
+from mcplint.baseline import relative_file
+from mcplint.findings import Severity
+from mcplint.reporters import ReportOptions, markdown, printable
+from mcplint.reporters.sarif import on_disk
+from mcplint.run import Report
+
+COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+SHOWN_PER_STEP = 10
+# GitHub refuses step summaries over 1 MiB; leave room for other steps' summaries.
+SUMMARY_CHARS = 200_000
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(kind: str, message: str, file: str | None = None, line: int = 0,
+               column: int = 0, title: str | None = None) -> str:
+    properties = []
+    if file is not None:
+        properties.append(f"file={escape_property(file)}")
+        if line > 0:
+            properties.append(f"line={line}")
+            if column > 0:
+                properties.append(f"col={column}")
+    if title:
+        properties.append(f"title={escape_property(title)}")
+    joined = " " + ",".join(properties) if properties else ""
+    return printable(f"::{kind}{joined}::{escape_data(message)}")
+
+
+def _root() -> Path:
+    # Annotation paths are relative to the checkout, which is GITHUB_WORKSPACE in Actions.
+    return Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
+
+
+def step_summary(report: Report) -> str:
+    sections = ["## mcplint", markdown.headline(report)]
+    errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
+    if errors > SHOWN_PER_STEP or warnings > SHOWN_PER_STEP:
+        sections.append(f"> GitHub annotates at most {SHOWN_PER_STEP} errors and "
+                        f"{SHOWN_PER_STEP} warnings per step; the rest are listed below.")
+    if report.linted:
+        sections.append(markdown.summary_table(report))
+    worst = markdown.worst_tools_table(report)
+    if worst:
+        sections += ["### Tools with the most findings", worst]
+    heaviest = markdown.heaviest_tools_table(report)
+    if heaviest:
+        method = f" ({markdown.text(report.token_method)})" if report.token_method else ""
+        sections += [f"### Token budget: the heaviest tools{method}", heaviest]
+    sections.append(markdown.input_errors_section(report))
+    if report.findings:
+        sections += ["### Findings", markdown.findings_section(report, SUMMARY_CHARS)]
+    return "\n\n".join(s for s in sections if s) + "\n"
+
+
+def write_step_summary(report: Report, path: str) -> None:
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(printable(step_summary(report)))
+    except OSError:
+        # The summary is a convenience; the annotations and exit code still carry the result.
+        pass
+
+
+def render(report: Report, out: TextIO, options: ReportOptions) -> None:
+    root = _root()
+    for error in report.errors:
+        out.write(annotation("error", error.message, relative_file(error.file, root),
+                             error.line, error.column, "mcplint input error") + "\n")
+    for finding in report.findings:
+        file, line, column = on_disk(finding.file, finding.line, finding.column)
+        out.write(annotation(COMMAND[finding.severity], finding.message,
+                             relative_file(file, root), line, column,
+                             f"{finding.code} {finding.name}") + "\n")
+    if not options.quiet:
+        counts = ", ".join(f"{report.count(s)} {s.label}" for s in markdown.ORDER)
+        files = len(report.linted)
+        out.write(f"mcplint: {len(report.findings)} findings ({counts}) in {files} "
+                  f"file{'' if files == 1 else 's'}\n")
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        write_step_summary(report, summary)

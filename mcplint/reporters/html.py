@@ -1,0 +1,268 @@
+"""The HTML report for reviewers: one self-contained file, safe to open whatever the tools say.
+
+Tool names and descriptions come from third parties, so everything they contain is data:
+Jinja2 escapes it, no finding or tool text is ever placed in a URL, a script or a style, and a
+Content-Security-Policy lets only the report's own stylesheet and script run (by hash, so a
+payload that slipped past escaping still could not execute).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import resources
+from typing import TextIO
+
+from mcplint import __version__
+from mcplint.findings import Finding, ParameterSummary, RuleInfo, Severity
+from mcplint.reporters import ReportOptions
+from mcplint.run import FileSummary, Report
+
+# The report does not carry rule options yet, so the budgets drawn are the defaults of COST002
+# (all tools of a server) and COST003 (one tool); the findings themselves use the configured ones.
+MANIFEST_BUDGET = 10_000
+TOOL_BUDGET = 1_000
+# A chart of a thousand bars says less than its top; the rest are counted under it.
+CHART_BARS = 40
+CHART_LABEL_CHARS = 38
+
+SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+
+
+@dataclass
+class ToolView:
+    anchor: str
+    name: str
+    description: str | None
+    tokens: int
+    line: int
+    pointer: str
+    parameters: tuple[ParameterSummary, ...]
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def worst(self) -> str:
+        if not self.findings:
+            return "none"
+        return max(f.severity for f in self.findings).label
+
+
+@dataclass
+class ServerView:
+    anchor: str
+    title: str
+    file: str
+    tokens: int
+    tools: list[ToolView]
+    findings: list[Finding] = field(default_factory=list)  # about the server, not one tool
+    counted: bool = True  # False for the section of findings outside any linted manifest
+
+    @property
+    def finding_count(self) -> int:
+        return len(self.findings) + sum(len(t.findings) for t in self.tools)
+
+    @property
+    def over_budget(self) -> bool:
+        return self.tokens > MANIFEST_BUDGET
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    tokens: int
+    anchor: str
+    y: int
+    width: float
+    over: bool
+
+
+@dataclass(frozen=True)
+class Chart:
+    bars: tuple[Bar, ...]
+    hidden: int  # tools not drawn because they are cheaper than the last bar
+    width: int
+    height: int
+    label_width: int
+    plot_width: int
+    budget_x: float
+    ticks: tuple[tuple[float, int], ...]
+
+
+def _owner(finding: Finding, tools: Sequence[ToolView]) -> ToolView | None:
+    """The tool a finding is about, by pointer (names can be duplicated), else by name."""
+    for tool in tools:
+        if finding.pointer == tool.pointer or finding.pointer.startswith(tool.pointer + "/"):
+            return tool
+    if finding.tool is not None:
+        for tool in tools:
+            if tool.name == finding.tool:
+                return tool
+    return None
+
+
+def _server(index: int, summary: FileSummary, findings: Sequence[Finding]) -> ServerView:
+    tools = []
+    for number, detail in enumerate(summary.tool_details):
+        tools.append(ToolView(
+            anchor=f"s{index}-t{number}", name=detail.name, description=detail.description,
+            tokens=detail.tokens, line=detail.line, pointer=detail.pointer,
+            parameters=detail.parameters,
+        ))
+    server = ServerView(anchor=f"s{index}", title=summary.server or summary.file,
+                        file=summary.file, tokens=summary.tokens or 0, tools=tools)
+    for finding in findings:
+        owner = _owner(finding, tools)
+        (owner.findings if owner else server.findings).append(finding)
+    return server
+
+
+def _servers(report: Report) -> list[ServerView]:
+    by_file: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        by_file.setdefault(finding.file, []).append(finding)
+    servers = [_server(i, summary, by_file.pop(summary.file, []))
+               for i, summary in enumerate(report.linted)]
+    # Findings about a file that is not one linted manifest (a client config naming several
+    # servers, say) still belong in the report, in a section of their own.
+    rest = [finding for findings in by_file.values() for finding in findings]
+    if rest:
+        servers.append(ServerView(anchor=f"s{len(servers)}", title="Other findings",
+                                  file=", ".join(by_file), tokens=0, tools=[], findings=rest,
+                                  counted=False))
+    return servers
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _label(tool: str, server: str | None) -> str:
+    """A bar label; the tool name is what tells bars apart, so the server gives way first."""
+    name = _shorten(tool, CHART_LABEL_CHARS)
+    room = CHART_LABEL_CHARS - len(name) - 3
+    if server is None or room < 4:
+        return name
+    return f"{_shorten(server, room)} / {name}"
+
+
+def _nice_step(span: int) -> int:
+    """A round tick step giving four to ten ticks over the span."""
+    step = 1
+    while span / step > 10:
+        for factor in (2, 5, 10):
+            if span / (step * factor) <= 10:
+                return step * factor
+        step *= 10
+    return step
+
+
+def _chart(servers: Sequence[ServerView]) -> Chart:
+    several = sum(1 for server in servers if server.counted) > 1
+    tools = sorted(((tool, server) for server in servers for tool in server.tools),
+                   key=lambda pair: -pair[0].tokens)
+    drawn = tools[:CHART_BARS]
+    label_width, plot_width, row = 300, 560, 22
+    top = max([TOOL_BUDGET, *(tool.tokens for tool, _ in drawn)])
+    step = _nice_step(top)
+    scale_max = -(-top // step) * step
+    per_token = plot_width / scale_max
+    bars = tuple(
+        Bar(label=_label(tool.name, server.title if several else None),
+            tokens=tool.tokens, anchor=tool.anchor, y=number * row,
+            width=max(tool.tokens * per_token, 1.0), over=tool.tokens > TOOL_BUDGET)
+        for number, (tool, server) in enumerate(drawn)
+    )
+    ticks = tuple((value * per_token, value) for value in range(0, scale_max + 1, step))
+    return Chart(bars=bars, hidden=len(tools) - len(drawn), width=label_width + plot_width + 70,
+                 height=len(bars) * row + 30, label_width=label_width, plot_width=plot_width,
+                 budget_x=TOOL_BUDGET * per_token, ticks=ticks)
+
+
+def _csp_hash(code: str) -> str:
+    digest = hashlib.sha256(code.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+def _generated() -> datetime:
+    # SOURCE_DATE_EPOCH makes a report reproducible byte for byte, as for other build outputs.
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        try:
+            return datetime.fromtimestamp(int(epoch), tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            pass  # out of range: an unusable pin, not a reason to fail the report
+    return datetime.now(tz=timezone.utc)
+
+
+def _asset(name: str) -> str:
+    return (resources.files("mcplint.reporters") / "templates" / name).read_text(encoding="utf-8")
+
+
+def _rule_docs(report: Report, findings: Sequence[Finding]) -> list[RuleInfo]:
+    """The docs of every rule that fired, even one a pack added without reporting it as run."""
+    rules = dict(report.rules)
+    for finding in findings:
+        if finding.code not in rules:
+            rules[finding.code] = RuleInfo(finding.code, finding.name, "", finding.severity,
+                                           (), "", "", "", "")
+    fired = {f.code for f in findings}
+    return [rules[code] for code in sorted(rules) if code in fired]
+
+
+def _pretty_json(example: str) -> str:
+    try:
+        return json.dumps(json.loads(example), indent=2, ensure_ascii=False)
+    except ValueError:
+        return example
+
+
+def render(report: Report, out: TextIO, options: ReportOptions) -> None:
+    # Imported here so the other formats and `mcplint --help` never pay for Jinja2.
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(loader=PackageLoader("mcplint.reporters", "templates"),
+                      autoescape=True, undefined=StrictUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["pretty_json"] = _pretty_json
+    css, script = _asset("report.css"), _asset("report.js")
+    servers = _servers(report)
+    total_tokens = sum(s.tokens for s in servers)
+    counts = {s.label: report.count(s) for s in SEVERITIES}
+    csp = "; ".join([
+        "default-src 'none'",
+        f"style-src {_csp_hash(css)}",
+        f"script-src {_csp_hash(script)}",
+        "base-uri 'none'",
+        "form-action 'none'",
+    ])
+    page = env.get_template("report.html.j2").render(
+        version=__version__,
+        generated=_generated().strftime("%Y-%m-%d %H:%M UTC"),
+        files=[f.file for f in report.files],
+        skipped=[f for f in report.files if f.skipped is not None],
+        servers=servers,
+        tool_count=sum(len(s.tools) for s in servers),
+        finding_count=len(report.findings),
+        counts=counts,
+        severities=[s.label for s in SEVERITIES],
+        total_tokens=total_tokens,
+        manifest_budget=MANIFEST_BUDGET,
+        server_count=len(report.linted),
+        budget_total=MANIFEST_BUDGET * max(len(report.linted), 1),
+        servers_over=sum(1 for s in servers if s.over_budget),
+        tool_budget=TOOL_BUDGET,
+        tools_over=sum(1 for s in servers for t in s.tools if t.tokens > TOOL_BUDGET),
+        token_method=report.token_method or "not counted",
+        chart=_chart(servers),
+        rules=_rule_docs(report, report.findings),
+        input_errors=list(report.errors),
+        css=css,
+        script=script,
+        csp=csp,
+    )
+    out.write(page)

@@ -1,0 +1,210 @@
+"""Markdown for a pull-request comment or a CI step summary.
+
+Tool names, descriptions and messages quote third-party text, so everything that is not ours
+is escaped: no HTML, no links or images, and no @mentions that would notify people.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from mcplint.findings import Finding, Severity
+from mcplint.reporters import ReportOptions, printable
+from mcplint.run import Report
+
+ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
+ORDER = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+# Past this many findings each tool folds into a <details> block, so the comment stays short.
+COLLAPSE_ABOVE = 15
+# GitHub rejects comments over 65,536 characters; stop listing well before that.
+MAX_CHARS = 60_000
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#<>])")
+
+
+def text(value: str) -> str:
+    """Inline text that renders as itself: no markup, no HTML, no mentions."""
+    flat = " ".join(value.split())
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))
+    return escaped.replace("@", "@\u200b")
+
+
+def code(value: str) -> str:
+    """A code span; HTML and mentions are inert inside one."""
+    flat = " ".join(value.split()) or " "
+    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def html_code(value: str) -> str:
+    """Inside raw HTML (a <summary>), Markdown is not parsed; escape as HTML instead."""
+    return f"<code>{html.escape(value)}</code>".replace("@", "&#64;\u200b")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _counts(findings: Sequence[Finding]) -> str:
+    parts = [f"{sum(1 for f in findings if f.severity is s)} {s.label}" for s in ORDER]
+    return " · ".join(parts)
+
+
+def headline(report: Report) -> str:
+    linted = report.linted
+    tools = sum(f.tools for f in linted)
+    tokens = sum(f.tokens or 0 for f in linted)
+    line = (f"**{_plural(len(report.findings), 'finding')}** ({_counts(report.findings)}) in "
+            f"{_plural(len(linted), 'file')}, {_plural(tools, 'tool')}")
+    if any(f.tokens is not None for f in linted):
+        line += f", ~{tokens:,} tokens of tool definitions"
+    if report.errors:
+        line += f"; **{_plural(len(report.errors), 'input error')}**"
+    return line + "."
+
+
+def summary_table(report: Report) -> str:
+    rows = ["| file | tools | tokens | error | warning | info |",
+            "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for summary in report.linted:
+        of_file = [f for f in report.findings if f.file == summary.file]
+        counts = " | ".join(str(sum(1 for f in of_file if f.severity is s)) for s in ORDER)
+        tokens = f"{summary.tokens:,}" if summary.tokens is not None else "–"
+        name = code(summary.file) + (f" ({text(summary.server)})" if summary.server else "")
+        rows.append(f"| {name} | {summary.tools} | {tokens} | {counts} |")
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class ToolScore:
+    file: str
+    tool: str
+    findings: tuple[Finding, ...]
+    tokens: int | None
+
+    @property
+    def rank(self) -> tuple[int, int, int, int]:
+        counts = [sum(1 for f in self.findings if f.severity is s) for s in ORDER]
+        return (counts[0], counts[1], counts[2], self.tokens or 0)
+
+
+def worst_tools(report: Report, limit: int = 10) -> list[ToolScore]:
+    tokens = {(s.file, t.name): t.tokens for s in report.linted for t in s.tool_details
+              if s.tokens is not None}
+    grouped: dict[tuple[str, str], list[Finding]] = {}
+    for finding in report.findings:
+        if finding.tool is not None:
+            grouped.setdefault((finding.file, finding.tool), []).append(finding)
+    scores = [ToolScore(file, tool, tuple(found), tokens.get((file, tool)))
+              for (file, tool), found in grouped.items()]
+    return sorted(scores, key=lambda s: s.rank, reverse=True)[:limit]
+
+
+def worst_tools_table(report: Report, limit: int = 10) -> str:
+    scores = worst_tools(report, limit)
+    if not scores:
+        return ""
+    rows = ["| tool | file | error | warning | info | tokens |",
+            "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for score in scores:
+        counts = " | ".join(str(n) for n in score.rank[:3])
+        tokens = f"{score.tokens:,}" if score.tokens is not None else "–"
+        rows.append(f"| {code(score.tool)} | {code(score.file)} | {counts} | {tokens} |")
+    return "\n".join(rows)
+
+
+def heaviest_tools_table(report: Report, limit: int = 5) -> str:
+    tools = sorted(((t.tokens, s.file, t.name) for s in report.linted for t in s.tool_details
+                    if s.tokens is not None), reverse=True)[:limit]
+    if not tools:
+        return ""
+    rows = ["| tool | file | tokens |", "| --- | --- | ---: |"]
+    rows += [f"| {code(name)} | {code(file)} | {tokens:,} |" for tokens, file, name in tools]
+    return "\n".join(rows)
+
+
+def _finding_item(finding: Finding) -> str:
+    first, _, rest = finding.message.partition("\n")
+    item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
+            f"{text(finding.name)}, line {finding.line}: {text(first)}")
+    if rest.strip():
+        # Multi-line messages (a description diff) keep their lines in a fenced block.
+        longest = max((len(run) for run in re.findall(r"`+", rest)), default=0)
+        fence = "`" * max(3, longest + 1)
+        body = "\n".join(f"  {line}" for line in rest.strip("\n").splitlines())
+        item += f"\n\n  {fence}diff\n{body}\n  {fence}"
+    return item
+
+
+def _by_tool(findings: Sequence[Finding]) -> dict[str | None, list[Finding]]:
+    grouped: dict[str | None, list[Finding]] = {None: []}
+    for finding in findings:
+        grouped.setdefault(finding.tool, []).append(finding)
+    return {tool: found for tool, found in grouped.items() if found}
+
+
+def findings_section(report: Report, max_chars: int = MAX_CHARS) -> str:
+    collapse = len(report.findings) > COLLAPSE_ABOVE
+    parts: list[str] = []
+    size = 0
+    shown = 0
+    files: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        files.setdefault(finding.file, []).append(finding)
+    full = False
+    for file, in_file in files.items():
+        header = f"### {code(file)}"
+        blocks = []
+        for tool, found in _by_tool(in_file).items():
+            items = "\n".join(_finding_item(f) for f in found)
+            label = tool if tool is not None else "(server)"
+            if collapse:
+                block = (f"<details><summary>{html_code(label)}: {_counts(found)}</summary>"
+                         f"\n\n{items}\n\n</details>")
+            else:
+                block = f"**{code(label)}**\n\n{items}"
+            if size + len(header) + len(block) + 4 > max_chars:
+                full = True
+                break
+            blocks.append(block)
+            size += len(block) + 2
+            shown += len(found)
+        if blocks:
+            parts += [header, *blocks]
+            size += len(header) + 2
+        if full:
+            break
+    if shown < len(report.findings):
+        parts.append(f"_…and {len(report.findings) - shown} more findings, left out to keep "
+                     "this short; the text, JSON or SARIF report has all of them._")
+    return "\n\n".join(parts)
+
+
+def input_errors_section(report: Report) -> str:
+    if not report.errors:
+        return ""
+    lines = [f"- {code(e.file)}" + (f" line {e.line}" if e.line else "") + f": {text(e.message)}"
+             for e in report.errors]
+    return "### Input errors\n\n" + "\n".join(lines)
+
+
+def document(report: Report, title: str = "mcplint") -> str:
+    head = [f"## {title}", headline(report)]
+    if report.linted:
+        head.append(summary_table(report))
+    head.append(input_errors_section(report))
+    tail = f"<sub>Tokens: {html.escape(report.token_method)}.</sub>" if report.token_method \
+        else ""
+    used = sum(len(part) + 2 for part in [*head, tail])
+    body = findings_section(report, MAX_CHARS - used) if report.findings else "No findings."
+    return "\n\n".join(s for s in [*head, body, tail] if s) + "\n"
+
+
+def render(report: Report, out: TextIO, options: ReportOptions) -> None:
+    out.write(printable(document(report)))

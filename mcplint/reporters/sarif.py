@@ -1,0 +1,157 @@
+"""SARIF 2.1.0, shaped for GitHub code scanning.
+
+Paths are relative to the working directory (the repository root in CI), so code scanning can
+place each result on its line; partialFingerprints come from the baseline's key, so a result
+keeps its identity when lines move or tools are reordered.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from mcplint import __version__
+from mcplint.baseline import Identifier, relative_file
+from mcplint.findings import Finding, RuleInfo, Severity
+from mcplint.reporters import ReportOptions, printable
+from mcplint.run import Report
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+# Code scanning ranks security alerts by this CVSS-like score: 7+ is high, 4+ medium, else low.
+SECURITY_SEVERITY = {Severity.ERROR: "7.5", Severity.WARNING: "5.0", Severity.INFO: "2.0"}
+FINGERPRINT = "mcplint/v1"
+
+
+def uri(file: str, root: Path) -> str:
+    relative = relative_file(file, root)
+    if relative.startswith("../") or Path(relative).is_absolute():
+        return Path(file).resolve().as_uri()
+    return quote(relative)
+
+
+def _example(text: str) -> str:
+    try:
+        return json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+    except ValueError:
+        return text
+
+
+def help_markdown(rule: RuleInfo) -> str:
+    text = (f"**{rule.code} {rule.name}**: {rule.summary}\n\n"
+            f"**What it flags.** {rule.what}\n\n**Why it matters.** {rule.why}")
+    if rule.bad and rule.good:
+        text += (f"\n\nBad:\n\n```json\n{_example(rule.bad)}\n```\n\n"
+                 f"Good:\n\n```json\n{_example(rule.good)}\n```\n\n"
+                 f"Run `mcplint explain {rule.code}` for its options.")
+    return text
+
+
+def help_text(rule: RuleInfo) -> str:
+    text = f"{rule.what}\n\nWhy: {rule.why}"
+    if rule.bad and rule.good:
+        text += f"\n\nBad: {rule.bad}\n\nGood: {rule.good}"
+    return text
+
+
+def _rule(rule: RuleInfo) -> dict[str, Any]:
+    properties: dict[str, Any] = {"tags": list(rule.groups)}
+    if "security" in rule.groups:
+        properties["security-severity"] = SECURITY_SEVERITY[rule.severity]
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.what},
+        "help": {
+            "text": help_text(rule),
+            "markdown": help_markdown(rule),
+        },
+        "defaultConfiguration": {"level": LEVEL[rule.severity]},
+        "properties": properties,
+    }
+
+
+def _placeholder(finding: Finding) -> RuleInfo:
+    # A finding whose rule the report does not describe (a plugin's, say) still needs a rule.
+    return RuleInfo(finding.code, finding.name, finding.name, finding.severity, (), finding.name,
+                    "", "", "")
+
+
+def on_disk(file: str, line: int, column: int) -> tuple[str, int, int]:
+    """Where a finding is in the repository: a live server's lines are in its fetched snapshot,
+    so its findings point at the client config it came from (``config.json#server``), unlined.
+    """
+    config, sep, _ = file.rpartition("#")
+    if sep and not Path(file).exists() and Path(config).is_file():
+        return config, 0, 0
+    return file, line, column
+
+
+def _location(file: str, line: int, column: int, root: Path) -> dict[str, Any]:
+    file, line, column = on_disk(file, line, column)
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri(file, root)}}
+    if line > 0:
+        region: dict[str, int] = {"startLine": line}
+        if column > 0:
+            region["startColumn"] = column
+        physical["region"] = region
+    return {"physicalLocation": physical}
+
+
+def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
+    root = root or Path.cwd()
+    rules = dict(report.rules)
+    for finding in report.findings:
+        rules.setdefault(finding.code, _placeholder(finding))
+    ordered = sorted(rules)
+    index = {code: i for i, code in enumerate(ordered)}
+    identify = Identifier(report, root)
+    results = []
+    for finding in report.findings:
+        location = _location(finding.file, finding.line, finding.column, root)
+        location["logicalLocations"] = [{"fullyQualifiedName": finding.tool or "(server)",
+                                         "kind": "function" if finding.tool else "module"}]
+        result: dict[str, Any] = {
+            "ruleId": finding.code,
+            "ruleIndex": index[finding.code],
+            "level": LEVEL[finding.severity],
+            "message": {"text": finding.message},
+            "locations": [location],
+            "partialFingerprints": {FINGERPRINT: identify.key(finding).fingerprint},
+            "properties": {"pointer": finding.pointer, "tool": finding.tool},
+        }
+        if finding.related:
+            result["relatedLocations"] = [
+                {"id": i, **_location(finding.file, r.line, r.column, root),
+                 "message": {"text": f"tool {r.tool} ({r.pointer})"}}
+                for i, r in enumerate(finding.related, start=1)
+            ]
+        results.append(result)
+    notifications = [
+        {"level": "error", "message": {"text": error.message},
+         "locations": [_location(error.file, error.line, error.column, root)]}
+        for error in report.errors
+    ]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "mcplint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule(rules[code]) for code in ordered],
+            }},
+            "invocations": [{"executionSuccessful": not report.errors,
+                             "toolExecutionNotifications": notifications}],
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def render(report: Report, out: TextIO, options: ReportOptions) -> None:
+    out.write(printable(json.dumps(as_dict(report), indent=2, ensure_ascii=False)) + "\n")

@@ -1,0 +1,317 @@
+"""The HTML report as markup: what it contains, where each finding sits, and that it stays inert.
+
+These tests parse the page with the standard library; tests/test_html_browser.py runs it in
+chromium.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint import __version__
+from mcplint.cli import main
+from mcplint.engine.linter import Selection
+from mcplint.reporters import ReportOptions, get_reporter
+from mcplint.run import Report, run
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "support-desk.json"
+HOSTILE = ROOT / "fixtures" / "html" / "hostile.json"
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+# The example's planted problems, fixed by selecting the rule families that plant them, so
+# rules added later do not change what these tests expect.
+CORE = Selection(select=("SPEC", "NAME", "COST"))
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict[str, str]
+    parent: Node | None
+    parts: list[Node | str] = field(default_factory=list)  # children and text, in order
+
+    @property
+    def children(self) -> list[Node]:
+        return [p for p in self.parts if isinstance(p, Node)]
+
+    def all_text(self) -> str:
+        return "".join(p if isinstance(p, str) else p.all_text() for p in self.parts)
+
+    def words(self) -> str:
+        """The text with a space between elements, as a reader sees separate cells."""
+        pieces = [p if isinstance(p, str) else p.words() for p in self.parts]
+        return " ".join(" ".join(pieces).split())
+
+    def walk(self) -> list[Node]:
+        nodes = [self]
+        for child in self.children:
+            nodes += child.walk()
+        return nodes
+
+    def ancestor(self, tag: str) -> Node | None:
+        node = self.parent
+        while node is not None and node.tag != tag:
+            node = node.parent
+        return node
+
+    def classes(self) -> set[str]:
+        return set(self.attrs.get("class", "").split())
+
+
+VOID = {"meta", "input", "br", "img", "hr", "link", "source", "wbr", "col", "area", "base"}
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {}, None)
+        self.current = self.root
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        node = Node(tag, {k: v or "" for k, v in attrs}, self.current)
+        self.current.parts.append(node)
+        if tag not in VOID:
+            self.current = node
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.current.parts.append(Node(tag, {k: v or "" for k, v in attrs}, self.current))
+
+    def handle_endtag(self, tag: str) -> None:
+        node: Node | None = self.current
+        while node is not None and node.tag != tag:
+            node = node.parent
+        if node is not None and node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data: str) -> None:
+        self.current.parts.append(data)
+
+
+def _html(report: Report) -> str:
+    out = io.StringIO()
+    get_reporter("html")(report, out, ReportOptions())
+    return out.getvalue()
+
+
+def _parse(page: str) -> list[Node]:
+    builder = TreeBuilder()
+    builder.feed(page)
+    builder.close()
+    return builder.root.walk()
+
+
+def _by_class(nodes: list[Node], tag: str, cls: str) -> list[Node]:
+    return [n for n in nodes if n.tag == tag and cls in n.classes()]
+
+
+def _sha256(code: str) -> str:
+    return base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+
+
+@pytest.fixture(scope="module")
+def example_page() -> str:
+    return _html(run([str(EXAMPLE)], CORE))
+
+
+def test_each_finding_sits_under_its_tool_with_a_link_to_its_rule_docs(example_page: str) -> None:
+    nodes = _parse(example_page)
+    rows = []
+    for item in _by_class(nodes, "li", "finding"):
+        article = item.ancestor("article")
+        assert article is not None
+        (name,) = [n for n in article.walk() if "tool-name" in n.classes()]
+        (link,) = [n for n in item.walk() if "rule-link" in n.classes()]
+        rows.append((item.attrs["data-rule"], item.attrs["data-severity"], name.all_text(),
+                     link.attrs["href"]))
+    assert rows == [
+        ("NAME001", "warning", "search_ticket", "#rule-NAME001"),
+        ("SPEC007", "error", "get_ticket", "#rule-SPEC007"),
+        ("SPEC011", "warning", "get_ticket", "#rule-SPEC011"),
+        ("SPEC004", "error", "closeTicket", "#rule-SPEC004"),
+        ("NAME002", "warning", "closeTicket", "#rule-NAME002"),
+        ("SPEC002", "warning", "tickets.export", "#rule-SPEC002"),
+    ]
+    # Every rule link lands on that rule's docs, with its why and its bad and good examples.
+    docs = {n.attrs["id"]: n for n in _by_class(nodes, "article", "rule")}
+    assert sorted(docs) == ["rule-NAME001", "rule-NAME002", "rule-SPEC002", "rule-SPEC004",
+                            "rule-SPEC007", "rule-SPEC011"]
+    spec007 = docs["rule-SPEC007"].all_text()
+    assert "Why it matters to an agent" in spec007 and "required-property-missing" in spec007
+    assert len(_by_class(docs["rule-SPEC007"].walk(), "pre", "bad")) == 1
+    assert len(_by_class(docs["rule-SPEC007"].walk(), "pre", "good")) == 1
+
+
+def test_tools_show_description_and_parameters(example_page: str) -> None:
+    nodes = _parse(example_page)
+    tools = {next(n for n in a.walk() if "tool-name" in n.classes()).all_text(): a
+             for a in _by_class(nodes, "article", "tool")}
+    assert list(tools) == ["search_tickets", "search_ticket", "get_ticket", "closeTicket",
+                           "tickets.export"]
+    (description,) = _by_class(tools["search_tickets"].walk(), "div", "description")
+    assert description.all_text().startswith("Search support tickets by text and status.")
+    params = [[c.all_text() for c in row.children if c.tag == "td"]
+              for row in tools["search_tickets"].walk() if row.tag == "tr"][1:]
+    assert params == [["query", "string", "yes", "Words to look for in subject and body."],
+                      ["status", "string", "", ""], ["limit", "integer", "", ""]]
+    assert "No description." in tools["closeTicket"].all_text()
+    assert tools["get_ticket"].attrs["class"] == "tool worst-error"
+    assert tools["search_tickets"].attrs["class"] == "tool worst-none"
+
+
+def test_header_cards_and_chart(example_page: str) -> None:
+    nodes = _parse(example_page)
+    text = {n.attrs["id"]: n.all_text().strip() for n in nodes if n.attrs.get("id")}
+    assert (text["card-servers"], text["card-tools"]) == ("1", "5")
+    assert (text["card-error"], text["card-warning"], text["card-info"]) == ("2", "4", "0")
+    report = run([str(EXAMPLE)], CORE)
+    assert text["card-tokens"] == f"{report.files[0].tokens:,}"
+    header = next(n for n in nodes if n.tag == "header" and "page-header" in n.classes())
+    meta = header.words()
+    assert f"mcplint {__version__}" in meta and f"Targets {EXAMPLE}" in meta
+    assert re.search(r"Generated \d{4}-\d\d-\d\d \d\d:\d\d UTC", meta)
+    # The chart: one bar per tool, most expensive first, each linking to its tool.
+    bars = [n for n in nodes if n.tag == "rect" and "bar" in n.classes()]
+    labels = [n.all_text() for n in nodes if "bar-label" in n.classes()]
+    tokens = {t.name: t.tokens for t in report.files[0].tool_details}
+    assert labels == sorted(tokens, key=lambda name: -tokens[name])
+    widths = [float(b.attrs["width"]) for b in bars]
+    assert widths == sorted(widths, reverse=True) and len(bars) == 5
+    assert len([n for n in nodes if n.tag == "line" and "budget" in n.classes()]) == 1
+
+
+def test_self_contained_with_a_strict_policy(example_page: str) -> None:
+    nodes = _parse(example_page)
+    (policy,) = [n.attrs["content"] for n in nodes
+                 if n.tag == "meta" and n.attrs.get("http-equiv") == "Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    (style,) = [n.all_text() for n in nodes if n.tag == "style"]
+    (script,) = [n for n in nodes if n.tag == "script"]
+    assert directives == {
+        "default-src": "'none'",
+        "style-src": f"'sha256-{_sha256(style)}'",
+        "script-src": f"'sha256-{_sha256(script.all_text())}'",
+        "base-uri": "'none'",
+        "form-action": "'none'",
+    }
+    assert "src" not in script.attrs
+    # Nothing is fetched and nothing is styled inline: links only jump within the page.
+    for node in nodes:
+        assert "style" not in node.attrs and "src" not in node.attrs, node.tag
+        assert not node.attrs.get("href", "#").strip("#") or node.attrs["href"].startswith("#")
+    assert "http://" not in example_page.replace("http://www.w3.org", "")
+    assert "https://" not in example_page
+
+
+def test_hostile_text_renders_as_text_and_nothing_else() -> None:
+    manifest = json.loads(HOSTILE.read_text())
+    nodes = _parse(_html(run([str(HOSTILE)])))
+    # Only the report's own style, script and two charts; no payload became an element.
+    assert [n.tag for n in nodes if n.tag in {"script", "img", "iframe", "svg", "style", "object",
+                                              "embed", "form", "base", "link"}
+            ] == ["style", "svg", "svg", "script"]
+    for node in nodes:
+        assert not [a for a in node.attrs if a.startswith("on")], node
+        if node.tag == "a":
+            assert node.attrs["href"].startswith("#"), node.attrs
+    names = [n.all_text() for n in nodes if "tool-name" in n.classes()]
+    assert names == [manifest["tools"][0]["name"], "fetch_page"]
+    descriptions = [n.all_text() for n in nodes if n.tag == "div" and "description" in n.classes()]
+    assert descriptions == [t["description"] for t in manifest["tools"]]
+    (title,) = [n for n in nodes if n.tag == "h2" and n.parent and n.parent.tag == "section"
+                and "server" in n.parent.classes()]
+    assert title.all_text() == manifest["serverInfo"]["name"]
+    cells = [n.all_text() for n in nodes if n.tag == "td"]
+    param = next(iter(manifest["tools"][0]["inputSchema"]["properties"].items()))
+    assert param[0] in cells and param[1]["description"] in cells
+
+
+def test_same_input_same_page_with_source_date_epoch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    report = run([str(EXAMPLE)], CORE)
+    first = _html(report)
+    assert first == _html(report)
+    assert "2026-01-01 00:00 UTC" in first
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CliRunner:
+    monkeypatch.chdir(tmp_path)
+    return CliRunner()
+
+
+def test_report_command_writes_the_page_and_exits_by_fail_on(
+        runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    result = runner.invoke(main, ["report", str(EXAMPLE), "-o", str(out), "--select", "SPEC"])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.count('<li class="finding') == 4
+    assert f"Wrote {out}: 4 findings in 5 tools." in result.stderr
+    failing = ["report", str(EXAMPLE), "-o", str(out), "--fail-on", "error"]
+    assert runner.invoke(main, failing).exit_code == 1
+    # check --format html renders the same page.
+    result = runner.invoke(main, ["check", str(EXAMPLE), "--format", "html", "--select", "SPEC",
+                                  "--fail-on", "never"])
+    assert result.exit_code == 0 and result.stdout.count('<li class="finding') == 4
+
+
+def test_report_lists_input_errors_and_still_reports_the_rest(
+        runner: CliRunner, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"tools": [', encoding="utf-8")
+    out = tmp_path / "report.html"
+    result = runner.invoke(main, ["report", str(broken), str(EXAMPLE), "-o", str(out)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    nodes = _parse(out.read_text(encoding="utf-8"))
+    errors = [n.all_text() for n in _by_class(nodes, "li", "input-error")]
+    assert len(errors) == 1 and errors[0].startswith(f"{broken}:")
+    assert len(_by_class(nodes, "article", "tool")) == 5
+
+
+def test_nothing_to_lint_still_renders(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["report", str(tmp_path), "-o", "-"])
+    assert result.exit_code == 0
+    assert "No tool manifests were linted." in result.stdout
+    assert "<svg class=\"bars\"" not in result.stdout
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS}); it "
+                    "sits beside the repository in the development workplace")
+def test_whole_corpus_renders_every_finding_and_tool() -> None:
+    report = run([str(CORPUS)], Selection(select=("ALL",)))
+    nodes = _parse(_html(report))
+    assert len(_by_class(nodes, "li", "finding")) == len(report.findings)
+    assert len(_by_class(nodes, "article", "tool")) == sum(f.tools for f in report.linted)
+    assert len(_by_class(nodes, "section", "server")) == len(report.linted)
+    # The chart keeps its top 40 and counts the rest.
+    assert len([n for n in nodes if n.tag == "rect" and "bar" in n.classes()]) == 40
+
+
+def test_findings_outside_any_linted_manifest_are_still_shown() -> None:
+    from dataclasses import replace
+
+    from mcplint.findings import Finding, Severity
+
+    report = run([str(EXAMPLE)], Selection(select=("SPEC004",)))
+    elsewhere = Finding("XSRV001", "cross-server-shadowing", Severity.WARNING,
+                        "Two servers both define \"search\".", "mcp.json", "/mcpServers", 3, 5)
+    nodes = _parse(_html(replace(report, findings=(*report.findings, elsewhere))))
+    other = next(n for n in _by_class(nodes, "section", "server")
+                 if "Other findings" in n.words())
+    assert [f.attrs["data-rule"] for f in _by_class(other.walk(), "li", "finding")] == ["XSRV001"]
+    assert "About mcp.json" in other.words()
+    assert len(_by_class(nodes, "section", "server")) == 2
+    text = {n.attrs["id"]: n.all_text().strip() for n in nodes if n.attrs.get("id")}
+    assert text["card-servers"] == "1" and text["card-warning"] == "1"

@@ -1,0 +1,270 @@
+"""The HTML report in a real headless chromium: it renders cleanly, filters, and stays inert.
+
+Driven by Playwright with the system's chromium (Debian's package); Playwright's own browser
+download is never used. Without chromium or Playwright these tests skip, unless
+MCPLINT_REQUIRE_BROWSER=1 (set by .ci/run), which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from mcplint.engine.linter import Selection
+from mcplint.reporters import ReportOptions, get_reporter
+from mcplint.run import run
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page, Playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "support-desk.json"
+HOSTILE = ROOT / "fixtures" / "html" / "hostile.json"
+CHROMIUM = os.environ.get("MCPLINT_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("MCPLINT_REQUIRE_BROWSER") == "1"
+# What the probe found works for Debian's chromium headless as root, with nothing phoning home.
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CORE = Selection(select=("SPEC", "NAME", "COST"))
+
+# Records what the page's own code cannot hide: CSP violations and any payload that ran.
+WATCH = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__csp.push(e.violatedDirective + " " + e.blockedURI);
+});
+"""
+
+
+def _unavailable(reason: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"{reason}, and MCPLINT_REQUIRE_BROWSER=1 requires the browser tests to run")
+    pytest.skip(f"{reason}; install Debian's chromium (apt-get install chromium) and "
+                "playwright (pip install -e '.[dev]') to run the HTML report's browser tests")
+
+
+# Fixture names differ from pytest-playwright's (playwright, browser) so that plugin, if
+# installed, cannot swap in its own downloaded browser.
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Playwright]:
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"no chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed")
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture
+def chromium(driver: Playwright, tmp_path: Path) -> Iterator[BrowserContext]:
+    yield from _launch(driver, tmp_path, bypass_csp=False)
+
+
+def _launch(playwright: Playwright, tmp_path: Path, bypass_csp: bool
+            ) -> Iterator[BrowserContext]:
+    profile = tmp_path / f"profile-{bypass_csp}"
+    profile.mkdir()
+    try:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, args=ARGS, headless=True,
+            bypass_csp=bypass_csp, viewport={"width": 1200, "height": 900})
+    except Exception as exc:  # Playwright raises its own Error for a browser that will not start
+        _unavailable(f"chromium at {CHROMIUM} did not start: {exc}")
+    context.add_init_script(WATCH)
+    yield context
+    context.close()
+
+
+@dataclass
+class Opened:
+    page: Page
+    url: str
+    console: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+def _open(context: BrowserContext, report_file: Path, targets: list[Path],
+          selection: Selection | None = None) -> Opened:
+    out = io.StringIO()
+    get_reporter("html")(run([str(t) for t in targets], selection), out, ReportOptions())
+    report_file.write_text(out.getvalue(), encoding="utf-8")
+    page = context.new_page()
+    page.set_default_timeout(5000)  # a local file: anything slower is a failure, not a wait
+    opened = Opened(page, report_file.as_uri())
+
+    def on_console(message: Any) -> None:
+        if message.type in ("error", "warning"):
+            opened.console.append(f"{message.type}: {message.text}")
+
+    def on_dialog(dialog: Any) -> None:
+        opened.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: opened.console.append(f"pageerror: {error}"))
+    page.on("request", lambda request: opened.requests.append(request.url))
+    page.on("dialog", on_dialog)
+    page.goto(opened.url)
+    page.wait_for_load_state("load")
+    return opened
+
+
+def _visible(page: Page, selector: str, attribute: str) -> list[str]:
+    values: list[str] = page.eval_on_selector_all(
+        selector,
+        f"els => els.filter(e => e.offsetParent !== null).map(e => e.{attribute})")
+    return values
+
+
+def _tools(page: Page) -> list[str]:
+    return _visible(page, "article.tool", "querySelector('.tool-name').textContent")
+
+
+def _findings(page: Page) -> list[str]:
+    return _visible(page, "li.finding", "dataset.rule")
+
+
+def test_renders_without_errors_and_fetches_nothing(chromium: BrowserContext,
+                                                    tmp_path: Path) -> None:
+    opened = _open(chromium, tmp_path / "report.html", [EXAMPLE], CORE)
+    page = opened.page
+    assert page.title() == "mcplint report: 6 findings in 5 tools"
+    assert page.text_content("#card-error") == "2" and page.text_content("#card-warning") == "4"
+    assert page.text_content("#filter-status") == "6 of 6 findings shown"
+    assert _tools(page) == ["search_tickets", "search_ticket", "get_ticket", "closeTicket",
+                            "tickets.export"]
+    assert page.locator("svg.bars rect.bar").count() == 5
+    assert opened.console == []
+    assert page.evaluate("window.__csp") == []
+    assert opened.requests == [opened.url]
+    # A finding's rule link jumps to that rule's docs.
+    page.click("li.finding[data-rule='SPEC007'] a.rule-link")
+    assert page.evaluate("location.hash") == "#rule-SPEC007"
+    assert page.locator("#rule-SPEC007").is_visible()
+    assert "Why it matters to an agent" in (page.text_content("#rule-SPEC007") or "")
+    # Parameters are one click away too.
+    tool = page.locator("article.tool", has_text="search_tickets").first
+    assert not tool.locator("table").is_visible()
+    tool.locator("details.parameters summary").click()
+    assert tool.locator("tbody tr").count() == 3
+    shot = tmp_path / "report.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert opened.console == [] and page.evaluate("window.__csp") == []
+
+
+def test_filters_hide_and_show_the_right_rows(chromium: BrowserContext, tmp_path: Path) -> None:
+    page = _open(chromium, tmp_path / "report.html", [EXAMPLE], CORE).page
+    every = ["NAME001", "SPEC007", "SPEC011", "SPEC004", "NAME002", "SPEC002"]
+    assert _findings(page) == every
+
+    page.uncheck(".filter-severity[value='warning']")
+    assert _findings(page) == ["SPEC007", "SPEC004"]
+    # A tool without findings has nothing a severity could hide; it stays unless asked.
+    assert _tools(page) == ["search_tickets", "get_ticket", "closeTicket"]
+    page.check("#filter-clean")
+    assert _tools(page) == ["get_ticket", "closeTicket"]
+    assert page.text_content("#filter-status") == "2 of 6 findings shown"
+    page.check(".filter-severity[value='warning']")
+    page.uncheck("#filter-clean")
+    assert _findings(page) == every
+
+    page.select_option("#filter-rule", "SPEC002")
+    assert _findings(page) == ["SPEC002"]
+    assert _tools(page) == ["tickets.export"]
+    page.select_option("#filter-rule", "")
+
+    # The search matches messages, tool names, descriptions and parameter names.
+    page.fill("#filter-text", "ticket_id")
+    assert _tools(page) == ["get_ticket", "closeTicket"]
+    assert _findings(page) == ["SPEC007", "SPEC011", "SPEC004", "NAME002"]
+    page.fill("#filter-text", "CSV")
+    assert _tools(page) == ["tickets.export"]
+    page.fill("#filter-text", "no such words")
+    assert _tools(page) == [] and _findings(page) == []
+    assert page.locator("#no-match").is_visible()
+    assert page.text_content("#filter-status") == "0 of 6 findings shown"
+    page.fill("#filter-text", "")
+    assert _findings(page) == every and not page.locator("#no-match").is_visible()
+
+
+def test_print_layout_drops_the_controls(chromium: BrowserContext, tmp_path: Path) -> None:
+    page = _open(chromium, tmp_path / "report.html", [EXAMPLE], CORE).page
+    assert page.locator(".filters").is_visible()
+    page.emulate_media(media="print")
+    assert not page.locator(".filters").is_visible()
+    assert len(_tools(page)) == 5 and len(_findings(page)) == 6
+    # Printing unfolds every parameter table, and folds them again afterwards.
+    tables = page.locator("details.parameters table")
+    assert not any(tables.nth(i).is_visible() for i in range(tables.count()))
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert tables.count() == 5 and all(tables.nth(i).is_visible() for i in range(5))
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert not any(tables.nth(i).is_visible() for i in range(5))
+
+
+def _assert_inert(opened: Opened) -> None:
+    page = opened.page
+    # Move and scroll over everything, which is what fires a planted onmouseover or onload.
+    page.mouse.move(600, 300)
+    page.mouse.wheel(0, 2000)
+    assert page.evaluate("window.__pwned") is None
+    assert opened.dialogs == []
+    assert opened.requests == [opened.url]
+    assert page.locator("script").count() == 1
+    assert page.locator("img, iframe, object, embed, a[href^='javascript' i]").count() == 0
+    names = page.locator(".tool-name").all_text_contents()
+    assert names == ["<script>window.__pwned='name'</script>", "fetch_page"]
+    description = page.locator("div.description").first.text_content() or ""
+    assert description.startswith("Fetch a page.</div></li></article><script>")
+    assert "<a href=\"javascript:window.__pwned='href'\">" in description
+    assert "{{ 7*7 }}" in description
+    server = page.locator("section.server h2").text_content() or ""
+    assert server.startswith("<img src=x onerror=")
+    # The planted <style> did not hide the page.
+    assert page.locator("main").is_visible()
+
+
+def test_planted_xss_does_not_execute(chromium: BrowserContext, tmp_path: Path) -> None:
+    opened = _open(chromium, tmp_path / "hostile.html", [HOSTILE])
+    _assert_inert(opened)
+    assert opened.console == []
+    assert opened.page.evaluate("window.__csp") == []
+    opened.page.screenshot(path=str(tmp_path / "hostile.png"), full_page=True)
+
+
+def test_escaping_alone_keeps_xss_inert(driver: Playwright, tmp_path: Path) -> None:
+    # With the policy bypassed, only escaping stands between the payloads and the page.
+    for context in _launch(driver, tmp_path, bypass_csp=True):
+        _assert_inert(_open(context, tmp_path / "hostile.html", [HOSTILE]))
+
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS}); it "
+                    "sits beside the repository in the development workplace")
+def test_whole_corpus_renders_cleanly_and_filters(chromium: BrowserContext,
+                                                  tmp_path: Path) -> None:
+    # Real descriptions are full of markup-like text; none of it may break the page.
+    report = run([str(CORPUS)], Selection(select=("ALL",)))
+    opened = _open(chromium, tmp_path / "corpus.html", [CORPUS], Selection(select=("ALL",)))
+    page = opened.page
+    total = len(report.findings)
+    assert page.text_content("#filter-status") == f"{total} of {total} findings shown"
+    assert page.locator("article.tool").count() == sum(f.tools for f in report.linted)
+    page.select_option("#filter-rule", "COST003")
+    heavy = [f for f in report.findings if f.code == "COST003"]
+    assert len(_findings(page)) == len(heavy) > 0
+    assert len(_tools(page)) == len({(f.file, f.tool) for f in heavy})
+    assert opened.console == [] and page.evaluate("window.__csp") == []
+    assert opened.requests == [opened.url]

@@ -1,0 +1,99 @@
+"""JUnit XML: a testsuite per file, a testcase per tool, failures carrying the findings."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVER = ROOT / "fixtures" / "baseline" / "server.json"
+
+
+@pytest.fixture
+def work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "server.json").write_text(SERVER.read_text(encoding="utf-8"), encoding="utf-8")
+    return tmp_path
+
+
+def _junit(*args: str) -> ET.Element:
+    result = CliRunner().invoke(main, ["check", "--format", "junit", *args])
+    assert result.stdout.startswith('<?xml version="1.0" encoding="UTF-8"?>\n')
+    return ET.fromstring(result.stdout.encode("utf-8"))
+
+
+def test_suite_per_file_case_per_tool(work: Path) -> None:
+    (work / "clean.json").write_text(json.dumps({"tools": [
+        {"name": "ping", "description": "Check the server answers. Returns pong.",
+         "inputSchema": {"type": "object"}}]}), encoding="utf-8")
+    root = _junit("--select", "SPEC,NAME", "server.json", "clean.json")
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("4", "2", "0")
+    suites = root.findall("testsuite")
+    assert [(s.get("name"), s.get("tests"), s.get("failures")) for s in suites] == [
+        ("server.json", "3", "2"), ("clean.json", "1", "0")]
+    cases = {c.get("name"): c for c in suites[0].findall("testcase")}
+    assert list(cases) == ["get_ticket", "closeTicket", "list_tickets"]
+    assert cases["get_ticket"].get("line") == "3"
+    failure = cases["closeTicket"].find("failure")
+    assert failure is not None
+    assert failure.get("type") == "error"
+    assert failure.get("message") == "2 findings: SPEC004, NAME002"
+    assert (failure.text or "").splitlines()[0].startswith(
+        "server.json:12:5: error SPEC004 missing-description: Tool \"closeTicket\"")
+    assert cases["list_tickets"].find("failure") is None
+    assert suites[0].find("properties/property[@name='tokens']") is not None
+
+
+def test_info_findings_do_not_fail_a_testcase(work: Path) -> None:
+    root = _junit("--select", "SPEC004", "--config", str(_config(work, "info")), "server.json")
+    case = root.find("testsuite/testcase[@name='closeTicket']")
+    assert case is not None
+    assert case.find("failure") is None
+    assert "SPEC004" in (case.findtext("system-out") or "")
+    assert root.get("failures") == "0"
+
+
+def _config(work: Path, severity: str) -> Path:
+    path = work / "mcplint.toml"
+    path.write_text(f'[rules.SPEC004]\nseverity = "{severity}"\n', encoding="utf-8")
+    return path
+
+
+def test_control_characters_and_markup_stay_well_formed(work: Path) -> None:
+    hostile = "get\u0001ticket</testcase><x>&"
+    (work / "hostile.json").write_text(json.dumps({"tools": [
+        {"name": hostile, "inputSchema": {"type": "object"}}]}), encoding="utf-8")
+    root = _junit("--select", "SPEC", "hostile.json")
+    case = root.find("testsuite/testcase")
+    assert case is not None
+    assert case.get("name") == "get\ufffdticket</testcase><x>&"
+    assert "get\ufffdticket" in (case.findtext("failure") or "")
+
+
+def test_unreadable_file_is_an_errored_suite(work: Path) -> None:
+    (work / "broken.json").write_text("{", encoding="utf-8")
+    root = _junit("broken.json")
+    suite = root.find("testsuite")
+    assert suite is not None
+    assert (suite.get("name"), suite.get("errors")) == ("broken.json", "1")
+    error = suite.find("testcase/error")
+    assert error is not None and error.get("type") == "input-error"
+    assert root.get("errors") == "1"
+
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus/real is absent")
+def test_whole_corpus_is_well_formed() -> None:
+    root = _junit(str(CORPUS))
+    suites = root.findall("testsuite")
+    assert len(suites) == len(list(CORPUS.glob("*.json")))
+    assert int(root.get("tests", "0")) == sum(len(s.findall("testcase")) for s in suites)
+    assert int(root.get("tests", "0")) >= 1073
