@@ -19,6 +19,7 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -117,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=default_corpus,
                         help="the corpus folder, holding real/ and labels/ "
                              "(default: ../shared/corpus from the repository root)")
-    parser.add_argument("--out", type=Path, default=Path("/tmp/mcplint-predictions.json"),
+    parser.add_argument("--out", type=Path,
+                        default=Path(tempfile.gettempdir()) / "mcplint-predictions.json",
                         help="where to write the predictions (default %(default)s)")
     parser.add_argument("--config", type=Path,
                         help="an mcplint config file to lint with (default: built-in defaults), "

@@ -211,9 +211,10 @@ def explain(rule: str) -> None:
 @click.option("--ignore", multiple=True, help="Rules not to run.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Use this config file instead of discovering one.")
+@live_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
-           config_path: Path | None) -> None:
+           config_path: Path | None, live: LiveOptions) -> None:
     """Write a self-contained HTML report for reviewers (same as check --format html).
 
     Findings per server and tool with the rule docs, token costs against the budgets, and
@@ -230,7 +231,7 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
         ignore=_split(ignore),
     )
     try:
-        result = run(list(targets), selection, config_path, stdin=sys.stdin)
+        result = run(list(targets), selection, config_path, stdin=sys.stdin, live=live)
     except ConfigError as exc:
         _fail(str(exc))
         return

@@ -198,3 +198,11 @@ def test_broken_regex_option_is_a_config_error(runner: CliRunner, tmp_path: Path
     result = runner.invoke(main, ["check", str(EXAMPLE), "--config", str(config)])
     assert result.exit_code == 2
     assert "rules.SPEC010: option allow-patterns/0: '(x' is not a 'regex'" in result.stderr
+
+
+def test_report_command_takes_live_servers(runner: CliRunner) -> None:
+    pytest.importorskip("mcp", reason="the live extra (mcplint[live]) is not installed")
+    server = ROOT / "fixtures" / "servers" / "good_server.py"
+    result = runner.invoke(main, ["report", "--stdio", f"python3 {server}", "-o", "-"])
+    assert result.exit_code == 0, result.stderr
+    assert "<!DOCTYPE html>" in result.stdout[:200]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
 
 from mcplint.model import Manifest, Tool
 from mcplint.names import singular, split_name
@@ -44,6 +45,12 @@ def sentences(text: str) -> list[str]:
 
 def compile_patterns(option: str, patterns: Iterable[str]) -> tuple[re.Pattern[str], ...]:
     """Case-insensitive regular expressions from an option; a bad one names the option."""
+    return _compile(option, tuple(patterns))
+
+
+# Checks run per tool with the same options; compiling once per option value saves the work.
+@lru_cache(maxsize=128)
+def _compile(option: str, patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     compiled = []
     for pattern in patterns:
         try:

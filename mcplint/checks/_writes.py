@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from mcplint.checks._text import compile_patterns
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.names import split_name
 
@@ -79,22 +80,6 @@ GUARD_OPTIONS: dict[str, Any] = {
                                                   "that tells the agent to get the user's "
                                                   "approval first."},
 }
-
-
-def compile_patterns(patterns: Iterable[str], option: str) -> tuple[re.Pattern[str], ...]:
-    return _compile(tuple(patterns), option)
-
-
-@lru_cache(maxsize=64)
-def _compile(patterns: tuple[str, ...], option: str) -> tuple[re.Pattern[str], ...]:
-    compiled = []
-    for pattern in patterns:
-        try:
-            compiled.append(re.compile(pattern, re.IGNORECASE))
-        except re.error as exc:
-            raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
-                             ) from exc
-    return tuple(compiled)
 
 
 def _lower_set(words: Iterable[str]) -> frozenset[str]:
@@ -155,12 +140,12 @@ def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
         run=_lower_set(options["run-verbs"]),
         read_objects=_lower_set(options["read-objects"]),
         conjunctions=_lower_set(options["conjunctions"]),
-        lead_ins=compile_patterns(options["lead-ins"], "lead-ins"),
-        destructive_phrases=compile_patterns(options["destructive-phrases"],
-                                             "destructive-phrases"),
+        lead_ins=compile_patterns("lead-ins", options["lead-ins"]),
+        destructive_phrases=compile_patterns("destructive-phrases",
+                                             options["destructive-phrases"]),
         irreversible_objects=_lower_set(options["irreversible-objects"]),
-        destructive_parameters=compile_patterns(options["destructive-parameters"],
-                                                "destructive-parameters"),
+        destructive_parameters=compile_patterns("destructive-parameters",
+                                                options["destructive-parameters"]),
     )
 
 
@@ -303,8 +288,8 @@ class Guards:
     def from_options(cls, options: Mapping[str, Any]) -> Guards:
         return cls(
             pairs=tuple((a.lower(), b.lower()) for a, b in options["two-phase-pairs"]),
-            parameters=compile_patterns(options["guard-parameters"], "guard-parameters"),
-            phrases=compile_patterns(options["guard-phrases"], "guard-phrases"),
+            parameters=compile_patterns("guard-parameters", options["guard-parameters"]),
+            phrases=compile_patterns("guard-phrases", options["guard-phrases"]),
         )
 
 

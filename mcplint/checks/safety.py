@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcplint.checks._text import compile_patterns
 from mcplint.checks._writes import (
     EFFECT_OPTIONS,
     GUARD_OPTIONS,
     PATTERNS,
     Guards,
     Vocabulary,
-    compile_patterns,
     confirmation_path,
     read_effect,
     two_phase_members,
@@ -136,11 +136,11 @@ def confirm_without_workflow(tool: Tool, ctx: Context, options: Mapping[str, Any
         return
     text = tool.description or ""
     missing = []
-    if not any(p.search(text) for p in compile_patterns(options["preview-phrases"],
-                                                        "preview-phrases")):
+    previews = compile_patterns("preview-phrases", options["preview-phrases"])
+    declines = compile_patterns("decline-phrases", options["decline-phrases"])
+    if not any(p.search(text) for p in previews):
         missing.append("to show the preview to the user and wait for their yes")
-    if not any(p.search(text) for p in compile_patterns(options["decline-phrases"],
-                                                        "decline-phrases")):
+    if not any(p.search(text) for p in declines):
         missing.append("what to do when the user says no")
     if missing:
         pointer = tool.child("description") if "description" in tool.raw else tool.pointer

@@ -14,7 +14,8 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from mcplint.checks._writes import PATTERNS, compile_patterns
+from mcplint.checks._text import compile_patterns
+from mcplint.checks._writes import PATTERNS
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
@@ -70,7 +71,7 @@ _FAMILY_OPTIONS: dict[str, Any] = {
 @check("hidden-instructions", Target.TOOL, fields={"families", "where", "excerpt"},
        options=_FAMILY_OPTIONS)
 def hidden_instructions(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
-    families = {name: compile_patterns(patterns, f"families.{name}")
+    families = {name: compile_patterns(f"families.{name}", patterns)
                 for name, patterns in options["families"].items()}
     weak = set(options["weak-families"])
     for where, pointer, text in _texts(tool):
@@ -219,10 +220,10 @@ def _matches(tool: Tool, names: tuple[re.Pattern[str], ...],
                                         "descriptions."}})
 def over_privileged_surface(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
                             ) -> Iterator[Hit]:
-    exec_names = compile_patterns(options["execution-names"], "execution-names")
-    exec_text = compile_patterns(options["execution-descriptions"], "execution-descriptions")
-    out_names = compile_patterns(options["egress-names"], "egress-names")
-    out_text = compile_patterns(options["egress-descriptions"], "egress-descriptions")
+    exec_names = compile_patterns("execution-names", options["execution-names"])
+    exec_text = compile_patterns("execution-descriptions", options["execution-descriptions"])
+    out_names = compile_patterns("egress-names", options["egress-names"])
+    out_text = compile_patterns("egress-descriptions", options["egress-descriptions"])
     executors = [t for t in manifest.tools if _matches(t, exec_names, exec_text)]
     if not executors:
         return
