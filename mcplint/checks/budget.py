@@ -10,7 +10,7 @@ from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
 from mcplint.tokens import tool_text
 
-_TIERS = {
+TIER_OPTIONS = {
     "warning-above": {"type": ["integer", "null"], "minimum": 0, "default": None,
                       "description": "Report a warning when the value is above this."},
     "error-above": {"type": ["integer", "null"], "minimum": 0, "default": None,
@@ -19,7 +19,7 @@ _TIERS = {
 }
 
 
-def _tier(value: int, options: Mapping[str, Any]) -> tuple[Severity, int] | None:
+def tier(value: int, options: Mapping[str, Any]) -> tuple[Severity, int] | None:
     error_above, warning_above = options.get("error-above"), options.get("warning-above")
     if error_above is not None and value > error_above:
         return Severity.ERROR, error_above
@@ -33,36 +33,36 @@ def _heaviest(ctx: Context, count: int = 3) -> str:
     return ", ".join(f"{t.label} ({ctx.tool_tokens(t):,})" for t in ranked)
 
 
-@check("tool-count", Target.SERVER, fields={"count", "limit"}, options=_TIERS)
+@check("tool-count", Target.SERVER, fields={"count", "limit"}, options=TIER_OPTIONS)
 def tool_count(manifest: Manifest, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
-    tier = _tier(len(manifest.tools), options)
-    if tier:
-        yield Hit(manifest.tools_pointer, {"count": len(manifest.tools), "limit": tier[1]},
-                  severity=tier[0])
+    reached = tier(len(manifest.tools), options)
+    if reached:
+        yield Hit(manifest.tools_pointer, {"count": len(manifest.tools), "limit": reached[1]},
+                  severity=reached[0])
 
 
 @check("manifest-tokens", Target.SERVER, fields={"tokens", "limit", "method", "heaviest"},
-       options=_TIERS)
+       options=TIER_OPTIONS)
 def manifest_tokens(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
                     ) -> Iterator[Hit]:
-    tier = _tier(ctx.total_tokens, options)
-    if tier:
+    reached = tier(ctx.total_tokens, options)
+    if reached:
         yield Hit(manifest.tools_pointer,
-                  {"tokens": f"{ctx.total_tokens:,}", "limit": f"{tier[1]:,}",
+                  {"tokens": f"{ctx.total_tokens:,}", "limit": f"{reached[1]:,}",
                    "method": ctx.tokens.method, "heaviest": _heaviest(ctx)},
-                  severity=tier[0])
+                  severity=reached[0])
 
 
 @check("tool-tokens", Target.TOOL, fields={"tokens", "limit", "method", "largest"},
-       options=_TIERS)
+       options=TIER_OPTIONS)
 def tool_tokens(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     tokens = ctx.tool_tokens(tool)
-    tier = _tier(tokens, options)
-    if tier:
+    reached = tier(tokens, options)
+    if reached:
         yield Hit(tool.pointer,
-                  {"tokens": f"{tokens:,}", "limit": f"{tier[1]:,}", "method": ctx.tokens.method,
+                  {"tokens": f"{tokens:,}", "limit": f"{reached[1]:,}", "method": ctx.tokens.method,
                    "largest": _largest_part(tool, ctx)},
-                  tool, severity=tier[0])
+                  tool, severity=reached[0])
 
 
 def _largest_part(tool: Tool, ctx: Context) -> str:

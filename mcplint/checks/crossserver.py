@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcplint.checks.base import GroupContext, Hit, Target, check
-from mcplint.checks.budget import _TIERS, _tier
+from mcplint.checks.budget import TIER_OPTIONS, tier
 from mcplint.model import Manifest, Tool
 
 
@@ -95,36 +95,37 @@ def _breakdown(group: tuple[Manifest, ...], measure: Any) -> str:
 
 
 @check("config-tool-count", Target.SERVERS, fields={"count", "limit", "servers", "breakdown"},
-       options=_TIERS)
+       options=TIER_OPTIONS)
 def config_tool_count(group: tuple[Manifest, ...], ctx: GroupContext,
                       options: Mapping[str, Any]) -> Iterator[Hit]:
     def count(manifest: Manifest) -> int:
         return len(manifest.tools)
 
     total = sum(count(m) for m in group)
-    tier = _tier(total, options)
-    if tier:
+    reached = tier(total, options)
+    if reached:
         largest = _largest(group, count)
-        yield Hit(largest.tools_pointer, {"count": total, "limit": tier[1], "servers": len(group),
-                                          "breakdown": _breakdown(group, count)},
-                  severity=tier[0], manifest=largest)
+        yield Hit(largest.tools_pointer,
+                  {"count": total, "limit": reached[1], "servers": len(group),
+                   "breakdown": _breakdown(group, count)},
+                  severity=reached[0], manifest=largest)
 
 
 @check("config-token-budget", Target.SERVERS,
-       fields={"tokens", "limit", "servers", "breakdown", "method"}, options=_TIERS)
+       fields={"tokens", "limit", "servers", "breakdown", "method"}, options=TIER_OPTIONS)
 def config_token_budget(group: tuple[Manifest, ...], ctx: GroupContext,
                         options: Mapping[str, Any]) -> Iterator[Hit]:
     def tokens(manifest: Manifest) -> int:
         return ctx.context(manifest).total_tokens
 
     total = sum(tokens(m) for m in group)
-    tier = _tier(total, options)
-    if tier:
+    reached = tier(total, options)
+    if reached:
         largest = _largest(group, tokens)
         yield Hit(largest.tools_pointer,
-                  {"tokens": f"{total:,}", "limit": f"{tier[1]:,}", "servers": len(group),
+                  {"tokens": f"{total:,}", "limit": f"{reached[1]:,}", "servers": len(group),
                    "breakdown": _breakdown(group, tokens), "method": ctx.tokens.method},
-                  severity=tier[0], manifest=largest)
+                  severity=reached[0], manifest=largest)
 
 
 CHECKS = (shadowed_tool_name, cross_server_reference, config_tool_count, config_token_budget)
