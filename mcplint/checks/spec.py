@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from functools import cache
 from typing import Any
 
-from jsonschema import validators
 from jsonschema.exceptions import SchemaError
 from rapidfuzz import fuzz, process
 
+from mcplint.checks._metaschema import meta_validator
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Tool
@@ -117,16 +116,9 @@ def schema_is_object(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
         yield Hit(pointer, {"problem": problem, "key": key}, tool)
 
 
-@cache
-def _meta_validator(dialect: str) -> Any:
-    """A validator of schemas written in ``dialect``, built once: building one resolves refs."""
-    cls = validators.validator_for({"$schema": dialect}, default=validators.Draft202012Validator)
-    return cls(cls.META_SCHEMA)
-
-
 def _schema_errors(schema: Mapping[str, Any]) -> Iterator[tuple[list[Any], str]]:
     dialect = schema.get("$schema")
-    meta = _meta_validator(dialect if isinstance(dialect, str) else "")
+    meta = meta_validator(dialect if isinstance(dialect, str) else "")
     for error in meta.iter_errors(schema):
         yield list(error.absolute_path), error.message
 
