@@ -48,14 +48,15 @@ def test_known_errors_match(schema: dict[str, Any]) -> None:
     _same(schema)
 
 
-KEYWORDS = ["$id", "$schema", "$comment", "$dynamicAnchor", "type", "properties", "items", "required", "enum", "minLength", "maxItems",
-            "anyOf", "oneOf", "not", "$defs", "additionalProperties", "pattern", "const",
+KEYWORDS = ["$id", "$schema", "$comment", "$dynamicAnchor", "type", "properties", "items",
+            "required", "enum", "minLength", "maxItems", "anyOf", "oneOf", "not", "$defs",
+            "additionalProperties", "pattern", "const",
             "format", "uniqueItems", "prefixItems", "dependentRequired", "title", "$ref"]
 VALUES = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(
         ["string", "object", "int", "a", "^x$", "#/$defs/a"])),
     lambda inner: st.one_of(st.lists(inner, max_size=3),
-                            st.dictionaries(st.sampled_from(KEYWORDS + ["a", "b"]), inner,
+                            st.dictionaries(st.sampled_from([*KEYWORDS, "a", "b"]), inner,
                                             max_size=3)),
     max_leaves=12,
 )

@@ -171,7 +171,9 @@ def deceptive_unicode(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
         if text.isascii():
             continue
         found: dict[str, list[str]] = {}
-        for i in range(len(text)):
+        for i, char in enumerate(text):
+            if char < "\x80":  # every invisible or look-alike character is outside ASCII
+                continue
             kind = _invisible_kind(text, i, kinds)
             if kind is not None:
                 found.setdefault(kind, [])
