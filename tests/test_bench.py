@@ -1,0 +1,109 @@
+"""The benchmark suite's parts, run small: the generator and the runner's quick mode.
+
+No timing is asserted here; speed is measured by bench/run.py, never in a unit test.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcplint.run import run
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+BENCH = ROOT / "bench"
+
+needs_corpus = pytest.mark.skipif(not (SHARED / "corpus" / "real").is_dir(),
+                                  reason=f"the shared corpus is not at {SHARED / 'corpus'}")
+
+
+def generate(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCH / "generate.py"), str(out), *args],
+                          capture_output=True, text=True, check=False)
+
+
+@needs_corpus
+def test_generator_is_deterministic_for_a_seed(tmp_path: Path) -> None:
+    first = generate(tmp_path / "a", "--sizes", "25,120", "--seed", "3")
+    again = generate(tmp_path / "b", "--sizes", "120", "--seed", "3")
+    other = generate(tmp_path / "c", "--sizes", "120", "--seed", "4")
+    assert first.returncode == again.returncode == other.returncode == 0, first.stderr
+    assert first.stdout.split() == [str(tmp_path / "a" / "tools-25.json"),
+                                    str(tmp_path / "a" / "tools-120.json")]
+    # Adding a size to the run does not change the file of another size.
+    assert (tmp_path / "a" / "tools-120.json").read_bytes() == \
+        (tmp_path / "b" / "tools-120.json").read_bytes()
+    assert (tmp_path / "b" / "tools-120.json").read_bytes() != \
+        (tmp_path / "c" / "tools-120.json").read_bytes()
+
+
+@needs_corpus
+def test_generated_manifests_load_without_input_errors(tmp_path: Path) -> None:
+    assert generate(tmp_path, "--sizes", "25,300").returncode == 0
+    for size in (25, 300):
+        path = tmp_path / f"tools-{size}.json"
+        tools = json.loads(path.read_text(encoding="utf-8"))["tools"]
+        assert len(tools) == size
+        names = [tool["name"] for tool in tools]
+        # Mostly distinct names with server-like prefixes; exact duplicates stay rare.
+        assert len(set(names)) >= size * 0.98
+        assert all(isinstance(tool.get("inputSchema", {}), dict) for tool in tools)
+        result = subprocess.run([sys.executable, "-m", "mcplint", "check", str(path),
+                                 "--fail-on", "never", "--format", "json"],
+                                capture_output=True, text=True, check=False, cwd=ROOT)
+        assert result.returncode == 0, result.stderr
+        report = json.loads(result.stdout)
+        assert report["input_errors"] == []
+        assert report["summary"]["tools"] == size
+
+
+@needs_corpus
+def test_generator_plants_pairs_for_the_pairwise_rules(tmp_path: Path) -> None:
+    assert generate(tmp_path, "--sizes", "300").returncode == 0
+    report = run([str(tmp_path / "tools-300.json")])
+    codes = {finding.code for finding in report.findings}
+    assert {"NAME001", "DESC004"} <= codes
+
+
+def test_generator_refuses_to_write_into_the_repository() -> None:
+    result = generate(ROOT / "bench" / "out", "--sizes", "5")
+    assert result.returncode == 2
+    assert "inside the repository" in result.stderr
+    assert not (ROOT / "bench" / "out").exists()
+
+
+@needs_corpus
+def test_quick_run_prints_a_table_of_the_small_cases(tmp_path: Path) -> None:
+    raw = tmp_path / "runs.json"
+    result = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--cases",
+                             "version,tools-25", "--markdown", "--json", str(raw),
+                             "--work", str(tmp_path / "work")],
+                            capture_output=True, text=True, check=False, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("| case | launcher | runs | median s |")
+    rows = {line.split(" | ")[0].strip("| ") for line in lines if line.startswith("| ")}
+    assert {"version", "tools-25"} <= rows
+    assert "tools-500" not in rows
+    assert "Static lint imports of mcp/jinja2: none (met)." in lines
+    runs = json.loads(raw.read_text(encoding="utf-8"))
+    assert {(r["case"], r["launcher"]) for r in runs} >= {("version", "python -m"),
+                                                          ("tools-25", "python -m")}
+    assert all(len(r["walls"]) == 1 and r["rss_kb"][0] > 0 for r in runs)
+
+
+def test_static_lint_does_not_import_the_mcp_sdk_or_jinja2() -> None:
+    code = ("import sys\nfrom mcplint.cli import main\n"
+            "try:\n    main(['check', sys.argv[1], '--fail-on', 'never', '-q'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'jinja2'}))")
+    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" /
+                                                             "support-desk.json")],
+                            capture_output=True, text=True, check=False, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
