@@ -26,43 +26,40 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from mcplint.checks._text import compile_patterns
+from mcplint.checks.base import PATTERNS, WORDS
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.names import split_name
 
 Effect = Literal["read", "write", "destructive"]
 
-_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
-# "format": "regex" lets the options validator reject a broken pattern as a configuration error.
-PATTERNS = {"type": "array", "items": {"type": "string", "minLength": 1, "format": "regex"}}
-_PATTERNS = PATTERNS
 _PAIRS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
                                      "minItems": 2, "maxItems": 2}}
 
 EFFECT_OPTIONS: dict[str, Any] = {
-    "write-verbs": {**_WORDS, "description": "Name or description verbs that change state."},
-    "destructive-verbs": {**_WORDS, "description": "Write verbs that destroy, overwrite or act "
+    "write-verbs": {**WORDS, "description": "Name or description verbs that change state."},
+    "destructive-verbs": {**WORDS, "description": "Write verbs that destroy, overwrite or act "
                                                    "irreversibly."},
-    "read-verbs": {**_WORDS, "description": "Verbs of tools that only read."},
-    "non-destructive-verbs": {**_WORDS, "description": "Write verbs whose effect is additive or "
+    "read-verbs": {**WORDS, "description": "Verbs of tools that only read."},
+    "non-destructive-verbs": {**WORDS, "description": "Write verbs whose effect is additive or "
                                                       "easily undone (create, click), which a "
                                                       "blanket destructiveHint does not make "
                                                       "destructive."},
-    "carrier-verbs": {**_WORDS, "description": "Verbs that only carry the next word's action "
+    "carrier-verbs": {**WORDS, "description": "Verbs that only carry the next word's action "
                                                "(post_search is a search)."},
-    "run-verbs": {**_WORDS, "description": "Verbs that run something; a read when the name's "
+    "run-verbs": {**WORDS, "description": "Verbs that run something; a read when the name's "
                                            "object is in read-objects."},
-    "read-objects": {**_WORDS, "description": "Objects a run verb only reads (query, report)."},
-    "conjunctions": {**_WORDS, "description": "Words that join a second action to a name."},
-    "lead-ins": {**_PATTERNS, "description": "Regular expressions for filler before a "
+    "read-objects": {**WORDS, "description": "Objects a run verb only reads (query, report)."},
+    "conjunctions": {**WORDS, "description": "Words that join a second action to a name."},
+    "lead-ins": {**PATTERNS, "description": "Regular expressions for filler before a "
                                              "description's first verb (\"This tool will\")."},
-    "destructive-phrases": {**_PATTERNS, "description": "Regular expressions that make a "
+    "destructive-phrases": {**PATTERNS, "description": "Regular expressions that make a "
                                                         "write destructive wherever they occur "
                                                         "in the description."},
-    "irreversible-objects": {**_WORDS, "description": "Name words of things that cannot be "
+    "irreversible-objects": {**WORDS, "description": "Name words of things that cannot be "
                                                       "taken back once written (message, "
                                                       "email): a non-additive write on them is "
                                                       "destructive."},
-    "destructive-parameters": {**_PATTERNS, "description": "Regular expressions (matched "
+    "destructive-parameters": {**PATTERNS, "description": "Regular expressions (matched "
                                                            "against a parameter name lower-"
                                                            "cased without _ and -) for "
                                                            "parameters that make a write "
@@ -72,11 +69,11 @@ EFFECT_OPTIONS: dict[str, Any] = {
 GUARD_OPTIONS: dict[str, Any] = {
     "two-phase-pairs": {**_PAIRS, "description": "Verb pairs of a two-phase workflow: the first "
                                                  "prepares or previews, the second commits."},
-    "guard-parameters": {**_PATTERNS, "description": "Regular expressions (matched against a "
+    "guard-parameters": {**PATTERNS, "description": "Regular expressions (matched against a "
                                                      "parameter name lower-cased without _ and "
                                                      "-) for confirmation, approval, dry-run "
                                                      "and preview parameters."},
-    "guard-phrases": {**_PATTERNS, "description": "Regular expressions for description text "
+    "guard-phrases": {**PATTERNS, "description": "Regular expressions for description text "
                                                   "that tells the agent to get the user's "
                                                   "approval first."},
 }

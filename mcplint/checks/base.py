@@ -74,6 +74,15 @@ class GroupContext:
         return found
 
 
+# Option schemas that rule vocabularies share.  "format": "regex" lets the options validator
+# reject a broken pattern as a configuration error rather than a crash at lint time.
+WORDS: Mapping[str, Any] = {"type": "array", "items": {"type": "string", "minLength": 1}}
+WORD_GROUPS: Mapping[str, Any] = {
+    "type": "array", "items": {"type": "array", "items": {"type": "string"}, "minItems": 2}}
+PATTERNS: Mapping[str, Any] = {
+    "type": "array", "items": {"type": "string", "minLength": 1, "format": "regex"}}
+
+
 ServerFn = Callable[[Manifest, Context, Mapping[str, Any]], Iterable[Hit]]
 ServersFn = Callable[[tuple[Manifest, ...], GroupContext, Mapping[str, Any]], Iterable[Hit]]
 ToolFn = Callable[[Tool, Context, Mapping[str, Any]], Iterable[Hit]]

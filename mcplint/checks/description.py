@@ -32,14 +32,9 @@ from mcplint.checks._text import (
     synonym_map,
     words,
 )
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import PATTERNS, WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.model import Manifest, Tool
 from mcplint.names import singular
-
-_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
-_PATTERNS = {"type": "array", "items": {"type": "string", "minLength": 1}}
-_WORD_GROUPS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
-                                           "minItems": 2}}
 
 # Capitalised words not opening a sentence: candidates for product names (Jira, Gmail, Stripe).
 _CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][A-Za-z0-9]*[A-Za-z0-9])\b")
@@ -161,18 +156,18 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
                               "description": "The fewest distinct words, beyond the name's "
                                              "own, filler and product names, that make a "
                                              "description say what the tool does."},
-        "filler": {**_WORDS, "default": [],
+        "filler": {**WORDS, "default": [],
                    "description": "Words that carry no meaning about what a tool does (the, "
                                   "tool, new, given, information)."},
-        "synonyms": {**_WORD_GROUPS, "default": [],
+        "synonyms": {**WORD_GROUPS, "default": [],
                      "description": "Groups of words that say the same as a name word "
                                     "(get/retrieve/fetch): a description that uses them only "
                                     "restates the name."},
-        "product-names": {**_WORDS, "default": [],
+        "product-names": {**WORDS, "default": [],
                           "description": "Product names to discount besides those found "
                                          "automatically (capitalised words several "
                                          "descriptions share, and the server's name)."},
-        "purpose-ends": {**_PATTERNS, "default": [],
+        "purpose-ends": {**PATTERNS, "default": [],
                          "description": "Regular expressions for where a description turns "
                                         "from what the tool does to its arguments, return "
                                         "value or examples (Args:, Returns:); the rest is "
@@ -185,7 +180,7 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
         "server-word-min-tools": {"type": "integer", "minimum": 2, "default": 4,
                                   "description": "Fewest described tools before "
                                                  "server-word-share applies."},
-        "skip-sentences": {**_PATTERNS, "default": [],
+        "skip-sentences": {**PATTERNS, "default": [],
                            "description": "Regular expressions for sentences that are not "
                                           "about what the tool does (usage advice, argument "
                                           "lists); they are left out of the judgement."},
@@ -254,23 +249,23 @@ def _return_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
     Target.TOOL,
     fields=set(),
     options={
-        "return-cues": {**_PATTERNS, "default": [],
+        "return-cues": {**PATTERNS, "default": [],
                         "description": "Regular expressions that open a statement of what "
                                        "comes back (returns, the response includes); it counts "
                                        "when the words after it name something beyond "
                                        "generic-return-words."},
-        "generic-return-words": {**_WORDS, "default": [],
+        "generic-return-words": {**WORDS, "default": [],
                                  "description": "Words that say nothing about what comes "
                                                 "back (the result, success, error message)."},
-        "return-formats": {**_PATTERNS, "default": [],
+        "return-formats": {**PATTERNS, "default": [],
                            "description": "Regular expressions that state a shape or format "
                                           "on their own (as JSON, in markdown, with their "
                                           "names and ids)."},
-        "parameter-return-formats": {**_PATTERNS, "default": [],
+        "parameter-return-formats": {**PATTERNS, "default": [],
                                      "description": "Regular expressions that, in a "
                                                     "parameter's description, state the "
                                                     "output format (an output format flag)."},
-        "generic-output-properties": {**_WORDS, "default": [],
+        "generic-output-properties": {**WORDS, "default": [],
                                       "description": "outputSchema property names that say "
                                                      "nothing by themselves (result, "
                                                      "content); their sub-properties count."},
@@ -290,7 +285,7 @@ def return_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Itera
     Target.TOOL,
     fields={"siblings"},
     options={
-        "guidance-patterns": {**_PATTERNS, "default": [],
+        "guidance-patterns": {**PATTERNS, "default": [],
                               "description": "Regular expressions for usage guidance: use "
                                              "this when, instead of, do not use, call this "
                                              "first."},
@@ -345,11 +340,11 @@ def _limit_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
     Target.TOOL,
     fields=set(),
     options={
-        "limit-patterns": {**_PATTERNS, "default": [],
+        "limit-patterns": {**PATTERNS, "default": [],
                            "description": "Regular expressions for a stated limit, caveat, "
                                           "side effect or failure behaviour, looked for in the "
                                           "description and in parameter descriptions."},
-        "ignore-patterns": {**_PATTERNS, "default": [],
+        "ignore-patterns": {**PATTERNS, "default": [],
                             "description": "Regular expressions for text removed before "
                                            "looking (\"success or error message\" promises "
                                            "nothing about failure)."},
@@ -523,20 +518,20 @@ def _disambiguated(a: Tool, b: Tool, manifest: Manifest,
     Target.PAIR,
     fields={"first", "second", "reason"},
     options={
-        "action-groups": {**_WORD_GROUPS, "default": [],
+        "action-groups": {**WORD_GROUPS, "default": [],
                           "description": "Words that name one kind of action; the first word "
                                          "names the group. Two tools overlap only when their "
                                          "actions are of one group (get/list/search)."},
-        "modifiers": {**_WORDS, "default": [],
+        "modifiers": {**WORDS, "default": [],
                       "description": "Words that make a variant of the same tool (many, "
                                      "batch, multi); they are set aside."},
-        "ignore-words": {**_WORDS, "default": [],
+        "ignore-words": {**WORDS, "default": [],
                          "description": "Words in names that say nothing about the object "
                                         "(tool, by, for)."},
         "namespace-min-tools": {"type": "integer", "minimum": 2, "default": 3,
                                 "description": "How many names must start with a word for it "
                                                "to count as a namespace (jira_, cache_)."},
-        "connectors": {**_WORDS, "default": [],
+        "connectors": {**WORDS, "default": [],
                        "description": "Words that open a qualifying phrase in a name (by, "
                                       "from, with): the object is what comes before."},
         "namespace-min-share": {"type": "number", "minimum": 0, "maximum": 1,
@@ -547,7 +542,7 @@ def _disambiguated(a: Tool, b: Tool, manifest: Manifest,
         "max-bucket": {"type": "integer", "minimum": 2, "default": 40,
                        "description": "A name word shared by more tools than this is too "
                                       "common to pair tools by."},
-        "related-actions": {**_WORD_GROUPS, "default": [],
+        "related-actions": {**WORD_GROUPS, "default": [],
                             "description": "Groups of action-groups (named by their first "
                                            "word) whose actions serve one request when the "
                                            "tools take the same arguments (draft/send, "
@@ -557,7 +552,7 @@ def _disambiguated(a: Tool, b: Tool, manifest: Manifest,
                                   "description": "The share of top-level parameter names "
                                                  "two tools with related actions must have "
                                                  "in common to overlap."},
-        "contrast-patterns": {**_PATTERNS, "default": [],
+        "contrast-patterns": {**PATTERNS, "default": [],
                               "description": "Regular expressions for text that sets a tool "
                                              "apart from its siblings (instead of, rather "
                                              "than, unlike); naming the other tool also "

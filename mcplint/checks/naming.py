@@ -33,7 +33,7 @@ from typing import Any
 
 from rapidfuzz.distance import OSA
 
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.model import Manifest, Tool
 from mcplint.names import (
     STYLE_LABELS,
@@ -43,10 +43,6 @@ from mcplint.names import (
     restyle,
     singular,
 )
-
-_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
-_WORD_GROUPS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
-                                           "minItems": 2}}
 
 # Pairs sharing one core: each later tool is paired with at most this many earlier ones, so a
 # server with hundreds of identical cores reports a bounded number of pairs.
@@ -408,10 +404,10 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
     Target.PAIR,
     fields={"first", "second", "reason", "advice"},
     options={
-        "synonyms": {**_WORD_GROUPS, "default": [],
+        "synonyms": {**WORD_GROUPS, "default": [],
                      "description": "Groups of words an agent treats as interchangeable in a "
                                     "tool name; the first word of a group stands for all."},
-        "modifiers": {**_WORDS, "default": [],
+        "modifiers": {**WORDS, "default": [],
                       "description": "Words that qualify a name without changing what it is "
                                      "about (many, batch); names differing only by these are "
                                      "confusable."},
@@ -419,28 +415,28 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
                              "description": "A regular expression for more modifier words, "
                                             "matched against whole words (version tags such "
                                             "as v2)."},
-        "antonyms": {**_WORD_GROUPS, "default": [],
+        "antonyms": {**WORD_GROUPS, "default": [],
                      "description": "Groups of mutually opposite words (get/set, incr/decr, "
                                     "connect/disconnect): two words of one group are never "
                                     "taken for a typo of each other or a word inside the "
                                     "other."},
-        "reversing-prefixes": {**_WORDS, "default": [],
+        "reversing-prefixes": {**WORDS, "default": [],
                                "description": "Prefixes that turn a word into its opposite "
                                               "(un-, dis-): assign/unassign are not a "
                                               "near-duplicate."},
-        "negations": {**_WORDS, "default": [],
+        "negations": {**WORDS, "default": [],
                       "description": "Words that, added to a name, name the opposite action "
                                      "(reverse, undo): geocode / reverse_geocode are not "
                                      "variants."},
-        "connectors": {**_WORDS, "default": [],
+        "connectors": {**WORDS, "default": [],
                        "description": "Prepositions that open a qualifying phrase (by, from, "
                                       "with): a name that is another plus such a phrase is "
                                       "its variant."},
-        "conjunctions": {**_WORDS, "default": [],
+        "conjunctions": {**WORDS, "default": [],
                          "description": "Words that join a second action or phrase to a name "
                                         "(and, or): click / click_and_switch_tab, create_label "
                                         "/ get_or_create_label are variants."},
-        "actions": {**_WORDS, "default": [],
+        "actions": {**WORDS, "default": [],
                     "description": "Verbs that name what a tool does; words added to a name "
                                    "that include one name another action, not a variant "
                                    "(repo_branch / repo_create_branch)."},

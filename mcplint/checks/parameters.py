@@ -24,13 +24,9 @@ from mcplint.checks._paramtext import (
     resolve,
     schema_root,
 )
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.names import singular, split_name
-
-_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
-_WORD_GROUPS = {"type": "array", "items": {"type": "array", "items": {"type": "string"},
-                                           "minItems": 2}}
 
 
 def _where(param: Parameter, tool: Tool) -> str:
@@ -44,22 +40,22 @@ def _where(param: Parameter, tool: Tool) -> str:
     Target.PARAMETER,
     fields={"param", "signal", "enum"},
     options={
-        "names": {**_WORDS, "default": [],
+        "names": {**WORDS, "default": [],
                   "description": "Last words of a parameter name that imply a closed set."},
-        "example-names": {**_WORDS, "default": [],
+        "example-names": {**WORDS, "default": [],
                           "description": "Last words of a name that make listed examples "
                                          "a closed set, but not alone (type, kind)."},
-        "free-form-names": {**_WORDS, "default": [],
+        "free-form-names": {**WORDS, "default": [],
                             "description": "Name words of parameters that are free-form "
                                            "whatever their description lists (id, url)."},
-        "lead-ins": {**_WORDS, "default": [],
+        "lead-ins": {**WORDS, "default": [],
                      "description": "Phrases after which a description lists the values."},
-        "open-words": {**_WORDS, "default": [],
+        "open-words": {**WORDS, "default": [],
                        "description": "Words that say the listed values are not all of them."},
-        "free-form-words": {**_WORDS, "default": [],
+        "free-form-words": {**WORDS, "default": [],
                             "description": "Words that say a value is free-form (a name, an "
                                            "ID), which overrule a closed-set name."},
-        "structured-words": {**_WORDS, "default": [],
+        "structured-words": {**WORDS, "default": [],
                              "description": "Words that say the value is a structure (JSON), "
                                             "whose listed words are keys, not values."},
         "max-values": {"type": "integer", "minimum": 2, "default": 20,
@@ -109,12 +105,12 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     Target.PARAMETER,
     fields={"param"},
     options={
-        "opaque-names": {**_WORDS, "default": [],
+        "opaque-names": {**WORDS, "default": [],
                          "description": "Parameter names that say nothing without a "
                                         "description."},
         "max-short-length": {"type": "integer", "minimum": 0, "default": 2,
                              "description": "Names this short or shorter need a description."},
-        "pairs": {**_WORD_GROUPS, "default": [],
+        "pairs": {**WORD_GROUPS, "default": [],
                   "description": "Names that explain each other when both are parameters "
                                  "of one tool (key and value)."},
     },
@@ -148,9 +144,9 @@ _KIND = {
     "required": ["words", "shape"],
     "additionalProperties": False,
     "properties": {
-        "words": {**_WORDS, "description": "Name words that make a parameter this kind."},
-        "not-words": {**_WORDS, "description": "Name words that rule the kind out."},
-        "types": {**_WORDS, "description": "JSON types the kind applies to (default: all)."},
+        "words": {**WORDS, "description": "Name words that make a parameter this kind."},
+        "not-words": {**WORDS, "description": "Name words that rule the kind out."},
+        "types": {**WORDS, "description": "JSON types the kind applies to (default: all)."},
         "shape": {"type": "string", "format": "regex",
                   "description": "Regular expression that finds a statement of the shape in "
                                  "the description or name."},
@@ -241,7 +237,7 @@ class _Concepts:
     Target.SERVER,
     fields={"param", "other", "count", "others"},
     options={
-        "synonyms": {**_WORD_GROUPS, "default": [],
+        "synonyms": {**WORD_GROUPS, "default": [],
                      "description": "Names (or name words) that mean the same parameter."},
         "bare-id": {"type": "boolean", "default": True,
                     "description": "Count a bare `id` on get_paper as `paper_id` when other "

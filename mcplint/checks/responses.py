@@ -14,11 +14,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import WORDS, Context, Hit, Target, check
 from mcplint.model import Tool
 from mcplint.names import singular, split_name
-
-_WORDS = {"type": "array", "items": {"type": "string", "minLength": 1}}
 
 
 @cache
@@ -37,22 +35,22 @@ def _search(pattern: str, text: str) -> bool:
 
 
 _LIST_OPTIONS: dict[str, Any] = {
-    "list-verbs": {**_WORDS, "default": [],
+    "list-verbs": {**WORDS, "default": [],
                    "description": "Name words that make a tool a list or search tool."},
-    "read-verbs": {**_WORDS, "default": [],
+    "read-verbs": {**WORDS, "default": [],
                    "description": "Name verbs that make a tool a list tool when its last name "
                                   "word is plural (get_users) and its description says it "
                                   "returns many (many-pattern)."},
     "many-pattern": {"type": "string", "format": "regex", "default": "",
                      "description": "Regular expression for a description that says a read "
                                     "tool returns many records (\"all\", \"history\")."},
-    "other-verbs": {**_WORDS, "default": [],
+    "other-verbs": {**WORDS, "default": [],
                     "description": "First name words of tools that act rather than list "
                                    "(create_filter, cancel_query)."},
-    "one-words": {**_WORDS, "default": [],
+    "one-words": {**WORDS, "default": [],
                   "description": "Plural-looking last name words that name one record "
                                  "(details, contents, settings)."},
-    "catalogue-words": {**_WORDS, "default": [],
+    "catalogue-words": {**WORDS, "default": [],
                         "description": "Last name words of lists that are short by nature "
                                        "(types, colors, regions)."},
     "list-opening": {"type": "string", "format": "regex", "default": "",
@@ -61,7 +59,7 @@ _LIST_OPTIONS: dict[str, Any] = {
     "single-pattern": {"type": "string", "format": "regex", "default": "",
                        "description": "Regular expression for a description that says the "
                                       "tool returns one record."},
-    "bound-words": {**_WORDS, "default": [],
+    "bound-words": {**WORDS, "default": [],
                     "description": "Parameter name words that bound a result (limit, cursor)."},
     "cap-pattern": {"type": "string", "format": "regex", "default": "",
                     "description": "Regular expression for prose that states a cap on the "
@@ -139,10 +137,10 @@ def unbounded_list(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
     fields={"bound"},
     options={
         **_LIST_OPTIONS,
-        "pagination-words": {**_WORDS, "default": [],
+        "pagination-words": {**WORDS, "default": [],
                              "description": "Parameter name words that page through a result "
                                             "(cursor, offset, page)."},
-        "file-words": {**_WORDS, "default": [],
+        "file-words": {**WORDS, "default": [],
                        "description": "Parameter name words that send the result to a file "
                                       "(output, save)."},
         "file-pattern": {"type": "string", "format": "regex", "default": "",

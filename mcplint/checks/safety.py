@@ -13,14 +13,13 @@ from mcplint.checks._text import compile_patterns
 from mcplint.checks._writes import (
     EFFECT_OPTIONS,
     GUARD_OPTIONS,
-    PATTERNS,
     Guards,
     Vocabulary,
     confirmation_path,
     read_effect,
     two_phase_members,
 )
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Tool
 

@@ -15,8 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcplint.checks._text import compile_patterns
-from mcplint.checks._writes import PATTERNS
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
 
