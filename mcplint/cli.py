@@ -23,6 +23,7 @@ from mcplint.reporters import FORMATS
 if TYPE_CHECKING:
     from mcplint.engine.linter import Linter
     from mcplint.live.loading import LiveOptions
+    from mcplint.reporters import Reporter, ReportOptions
     from mcplint.run import Report
 
 # Commands import the engine when they run, so `mcplint --version` and `--help` stay instant.
@@ -91,8 +92,32 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     include globs select.
     """
     from mcplint.config import ConfigError, discover, parse_config
-    from mcplint.engine.linter import Selection
     from mcplint.reporters import ReportOptions, get_reporter
+
+    report = _lint(targets, select, extend_select, ignore, config_path, live)
+    if fail_on is None:
+        try:
+            config = parse_config(config_path) if config_path else discover(Path.cwd())
+        except ConfigError as exc:
+            _fail(str(exc))
+            return
+        fail_on = (config.fail_on if config else None) or "error"
+    if baseline or write_baseline:
+        report = _baseline(report, baseline, write_baseline)
+    options = ReportOptions(color=False if output else color, quiet=quiet, statistics=statistics)
+    _write(get_reporter(fmt), report, output, options)
+    if report.errors and (output or fmt != "text"):
+        # Machine-readable output stays clean on stdout; people still see what failed.
+        for error in report.errors:
+            click.echo(f"error: {error}", err=True)
+    sys.exit(exit_code([f.severity for f in report.findings], len(report.errors), fail_on))
+
+
+def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
+          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions) -> Report:
+    """Run the lint that check and report share; a bad config exits 2 with its message."""
+    from mcplint.config import ConfigError
+    from mcplint.engine.linter import Selection
     from mcplint.run import run
 
     selection = Selection(
@@ -101,30 +126,23 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         ignore=_split(ignore),
     )
     try:
-        report = run(list(targets), selection, config_path, stdin=sys.stdin, live=live)
-        if fail_on is None:
-            config = parse_config(config_path) if config_path else discover(Path.cwd())
-            fail_on = (config.fail_on if config else None) or "error"
+        return run(list(targets), selection, config_path, stdin=sys.stdin, live=live)
     except ConfigError as exc:
         _fail(str(exc))
-        return
-    if baseline or write_baseline:
-        report = _baseline(report, baseline, write_baseline)
-    reporter = get_reporter(fmt)
-    options = ReportOptions(color=False if output else color, quiet=quiet, statistics=statistics)
-    if output:
-        try:
-            with open(output, "w", encoding="utf-8") as handle:
-                reporter(report, handle, options)
-        except OSError as exc:
-            _fail(f"{output}: cannot write the report: {exc.strerror}")
-    else:
+        raise  # unreachable: _fail exits
+
+
+def _write(reporter: Reporter, report: Report, output: Path | None,
+           options: ReportOptions) -> None:
+    """Render to a file, or to standard output when there is none (or it is ``-``)."""
+    if output is None or str(output) == "-":
         reporter(report, sys.stdout, options)
-    if report.errors and (output or fmt != "text"):
-        # Machine-readable output stays clean on stdout; people still see what failed.
-        for error in report.errors:
-            click.echo(f"error: {error}", err=True)
-    sys.exit(exit_code([f.severity for f in report.findings], len(report.errors), fail_on))
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as handle:
+            reporter(report, handle, options)
+    except OSError as exc:
+        _fail(f"{output}: cannot write the report: {exc.strerror}")
 
 
 def _baseline(report: Report, use: Path | None, write_to: Path | None) -> Report:
@@ -220,30 +238,11 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     Findings per server and tool with the rule docs, token costs against the budgets, and
     filters by severity, rule and text.
     """
-    from mcplint.config import ConfigError
-    from mcplint.engine.linter import Selection
     from mcplint.reporters import ReportOptions, get_reporter
-    from mcplint.run import run
 
-    selection = Selection(
-        select=_split(select) if select else None,
-        extend_select=_split(extend_select),
-        ignore=_split(ignore),
-    )
-    try:
-        result = run(list(targets), selection, config_path, stdin=sys.stdin, live=live)
-    except ConfigError as exc:
-        _fail(str(exc))
-        return
-    render = get_reporter("html")
-    if str(output) == "-":
-        render(result, sys.stdout, ReportOptions(color=False))
-    else:
-        try:
-            with open(output, "w", encoding="utf-8") as handle:
-                render(result, handle, ReportOptions(color=False))
-        except OSError as exc:
-            _fail(f"{output}: cannot write the report: {exc.strerror}")
+    result = _lint(targets, select, extend_select, ignore, config_path, live)
+    _write(get_reporter("html"), result, output, ReportOptions(color=False))
+    if str(output) != "-":
         tools = sum(f.tools for f in result.linted)
         click.echo(f"Wrote {output}: {len(result.findings)} findings in {tools} tools.", err=True)
     for error in result.errors:
