@@ -33,6 +33,56 @@ class Related:
 
 
 @dataclass(frozen=True)
+class SourceLocation:
+    """Where, in the server's own code, the text a finding is about was written.
+
+    Lines and columns are 1-based; columns count characters.  ``end_*`` close the span of the
+    literal (name, description string, docstring or parameter declaration).
+    """
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A safe change to the linted JSON: set member ``key`` of the object at ``pointer``.
+
+    The value is kept as JSON text, so findings stay hashable and the edit is exactly what
+    gets written.
+    """
+
+    pointer: str
+    key: str
+    value_json: str
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """The text form of an edit: replace the span from (line, column) up to but not
+    including (end_line, end_column) with ``text``; an empty span inserts."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A change mcplint may apply by itself (``check --fix``): it only adds what the tool's
+    own text makes certain, and never changes meaning."""
+
+    description: str
+    edits: tuple[Edit, ...]
+    text_edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     name: str
@@ -44,6 +94,13 @@ class Finding:
     column: int
     tool: str | None = None
     related: tuple[Related, ...] = ()
+    # What to write instead, concrete (the enum values, the annotations); None when the fix
+    # is not mechanical.
+    suggestion: str | None = None
+    fix: Fix | None = None
+    # Set when the tool was found in the server's source (``--source``); the manifest
+    # location above stays the finding's identity (baselines, fingerprints).
+    source: SourceLocation | None = None
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:

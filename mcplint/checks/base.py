@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from mcplint.findings import Severity
+from mcplint.findings import Edit, Severity
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.tokens import TokenCounter, tool_text
 
@@ -38,6 +38,9 @@ class Hit:
     severity: Severity | None = None
     # Set by server-set checks: the server the finding is located in.
     manifest: Manifest | None = None
+    # Safe, mechanical changes that fix this hit (``check --fix``); the rule's suggestion
+    # template describes them.
+    edits: tuple[Edit, ...] = ()
 
 
 @dataclass

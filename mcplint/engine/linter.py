@@ -13,7 +13,7 @@ from mcplint.config import Config, ConfigError, Override, matches_any
 from mcplint.engine.packs import PackError, Rule, load_packs, validate_options
 from mcplint.engine.registry import RegistryError, builtin_checks, load_plugins
 from mcplint.engine.selection import SelectionError, check_selectors, resolve
-from mcplint.findings import Finding, Related, RuleInfo, Severity
+from mcplint.findings import Finding, Fix, Related, RuleInfo, Severity
 from mcplint.model import Manifest, Tool
 from mcplint.tokens import TokenCounter, get_counter
 
@@ -224,6 +224,13 @@ class Linter:
                 **hit.fields,
             }
             position = manifest.position(hit.pointer)
+            suggestion = rule.render_suggestion(fields)
+            fix = None
+            if hit.edits:
+                from mcplint.fixes import text_edits
+
+                fix = Fix(suggestion or rule.summary, hit.edits,
+                          text_edits(manifest.document, hit.edits))
             yield Finding(
                 code=rule.code,
                 name=rule.name,
@@ -235,6 +242,8 @@ class Linter:
                 column=position.column,
                 tool=hit.tool.label if hit.tool else None,
                 related=tuple(_related(manifest, tool, pointer) for tool, pointer in hit.related),
+                suggestion=suggestion,
+                fix=fix,
             )
 
 

@@ -56,6 +56,7 @@ PACK_SCHEMA: dict[str, Any] = {
                     "check": {"type": "string"},
                     "default": {"type": "boolean"},
                     "message": {"type": "string", "minLength": 1},
+                    "suggestion": {"type": "string", "minLength": 1},
                     "options": {"type": "object"},
                     "docs": {
                         "type": "object",
@@ -102,9 +103,21 @@ class Rule:
     docs: RuleDocs = field(compare=False)
     pack: str
     default: bool = True
+    # What to write instead, as a template over the same fields as the message.
+    suggestion: str | None = None
 
     def render(self, fields: Mapping[str, Any]) -> str:
         return self.message.format_map(fields)
+
+    def render_suggestion(self, fields: Mapping[str, Any]) -> str | None:
+        """The concrete fix, or None when this hit lacks what the template needs (a check
+        leaves out ``enum`` when the prose gives no values to propose)."""
+        if self.suggestion is None:
+            return None
+        try:
+            return self.suggestion.format_map(fields)
+        except KeyError:
+            return None
 
 
 def builtin_pack_dir() -> Traversable:
@@ -175,10 +188,11 @@ def parse_pack(text: str, origin: str, checks: Mapping[str, Check]) -> list[Rule
         if check.target.value != entry["target"]:
             raise PackError(f'{where}: check "{check.id}" works on target '
                             f'"{check.target.value}", not "{entry["target"]}"')
-        unknown = _template_fields(entry["message"]) - check.fields - COMMON_FIELDS
-        if unknown:
-            raise PackError(f"{where}: message uses unknown fields {sorted(unknown)}; "
-                            f"this check provides {sorted(check.fields | COMMON_FIELDS)}")
+        for key in ("message", "suggestion"):
+            unknown = _template_fields(entry.get(key, "")) - check.fields - COMMON_FIELDS
+            if unknown:
+                raise PackError(f"{where}: {key} uses unknown fields {sorted(unknown)}; "
+                                f"this check provides {sorted(check.fields | COMMON_FIELDS)}")
         rules.append(Rule(
             code=entry["code"],
             name=entry["name"],
@@ -192,6 +206,7 @@ def parse_pack(text: str, origin: str, checks: Mapping[str, Check]) -> list[Rule
             docs=_docs(entry["docs"]),
             pack=pack_name,
             default=entry.get("default", True),
+            suggestion=entry.get("suggestion"),
         ))
     return rules
 
