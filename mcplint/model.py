@@ -75,13 +75,13 @@ class Tool:
     parameters: tuple[Parameter, ...] = field(compare=False)
     annotations: Annotations | None = field(compare=False)
 
-    @property
+    @cached_property
     def name(self) -> str:
         """The name as a string; empty when missing or not a string (a spec rule reports it)."""
         value = self.raw.get("name")
         return value if isinstance(value, str) else ""
 
-    @property
+    @cached_property
     def label(self) -> str:
         return self.name or f"tools[{self.index}]"
 

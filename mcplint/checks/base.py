@@ -50,6 +50,14 @@ class Context:
     manifest: Manifest
     tokens: TokenCounter
     _tool_tokens: dict[int, int] = field(default_factory=dict)
+    _memo: dict[str, Any] = field(default_factory=dict)
+
+    def memo(self, key: str, build: Callable[[Manifest], Any]) -> Any:
+        """A fact about the manifest that a check derives once and reuses for every tool (an
+        index, so per-tool work does not rescan all tools)."""
+        if key not in self._memo:
+            self._memo[key] = build(self.manifest)
+        return self._memo[key]
 
     def tool_tokens(self, tool: Tool) -> int:
         cached = self._tool_tokens.get(tool.index)

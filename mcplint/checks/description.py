@@ -302,22 +302,36 @@ def usage_guidance(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
         return
     if options["sibling-names"] and named_siblings(text, tool, ctx.manifest):
         return
-    yield Hit(tool.child("description"), {"siblings": _closest_siblings(tool, ctx.manifest)},
+    yield Hit(tool.child("description"), {"siblings": _closest_siblings(tool, ctx)},
               tool)
 
 
-def _closest_siblings(tool: Tool, manifest: Manifest, count: int = 2) -> str:
+# A stem shared by more tools than this (``get`` in a 2,000-tool gateway) only nominates its
+# first tools as siblings, which keeps the lookup linear; below it the result is exact.
+_STEM_FANOUT = 64
+
+
+def _stem_index(manifest: Manifest) -> dict[str, list[Tool]]:
+    index: dict[str, list[Tool]] = {}
+    for tool in manifest.tools:
+        if tool.name:
+            for word in {stem(t) for t in tool.name_tokens}:
+                index.setdefault(word, []).append(tool)
+    return index
+
+
+def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> str:
     """Siblings sharing most name words, to make the suggested sentence concrete."""
-    own = {stem(t) for t in tool.name_tokens}
-    scored = []
-    for other in manifest.tools:
-        if other is tool or not other.name:
-            continue
-        shared = len(own & {stem(t) for t in other.name_tokens})
-        if shared:
-            scored.append((-shared, other.index, other.name))
-    names = [name for *_, name in sorted(scored)[:count]]
-    return " or ".join(f'"{n}"' for n in names) if names else "a sibling tool"
+    index: dict[str, list[Tool]] = ctx.memo("description.stems", _stem_index)
+    shared: Counter[int] = Counter()
+    names: dict[int, str] = {}
+    for word in {stem(t) for t in tool.name_tokens}:
+        for other in index.get(word, ())[:_STEM_FANOUT]:
+            if other is not tool:
+                shared[other.index] += 1
+                names[other.index] = other.name
+    best = sorted(shared, key=lambda i: (-shared[i], i))[:count]
+    return " or ".join(f'"{names[i]}"' for i in best) if best else "a sibling tool"
 
 
 # --- limits ------------------------------------------------------------------------------------
