@@ -10,6 +10,7 @@ from jsonschema.exceptions import SchemaError
 from rapidfuzz import fuzz, process
 
 from mcplint.checks._metaschema import meta_validator
+from mcplint.checks._plainschema import DIALECTS, plainly_valid
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Tool
@@ -133,6 +134,8 @@ def schema_valid(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
     if not isinstance(schema, dict):
         return  # schema-is-object reports this
     dialect = schema.get("$schema")
+    if (dialect is None or dialect in DIALECTS) and plainly_valid(schema):
+        return
     dialect_name = dialect if isinstance(dialect, str) else "JSON Schema 2020-12"
     try:
         errors = list(_schema_errors(schema))
