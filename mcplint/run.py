@@ -22,9 +22,10 @@ from mcplint.findings import (
     ToolSummary,
 )
 from mcplint.live.loading import LiveOptions
-from mcplint.loaders.clientconfig import ClientConfig, read_config
+from mcplint.loaders.clientconfig import ClientConfig, config_from_document
 from mcplint.loaders.files import STDIN, Loaded, Source, expand, load
 from mcplint.model import Manifest
+from mcplint.sources import SourceRoots, Target, locate_findings
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class Report:
     token_method: str
     # The rules that ran, with their docs, for formats that explain findings (SARIF, HTML).
     rules: Mapping[str, RuleInfo] = field(default_factory=dict)
+    # What a person may want to know but that is no finding: tools whose source was not
+    # found or was ambiguous (the CLI prints them with --verbose).
+    notes: tuple[str, ...] = ()
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -71,11 +75,13 @@ def run(
     config_path: Path | None = None,
     stdin: TextIO | None = None,
     live: LiveOptions | None = None,
+    source_roots: SourceRoots | None = None,
 ) -> Report:
     """Lint the targets; with none, what the config's include globs find under the cwd.
 
     ``live`` holds servers given on the command line and the policy for client configs found
-    among the targets (which are never found by expanding a directory).
+    among the targets (which are never found by expanding a directory).  ``source_roots``
+    says where the servers' code is, to give findings a source location.
     """
     errors: list[InputError] = []
     explicit = None
@@ -96,6 +102,8 @@ def run(
     rules: dict[str, RuleInfo] = {}
     method = ""
     client_configs: list[ClientConfig] = []
+    roots = source_roots or SourceRoots()
+    located: list[Target] = []
 
     def linter_for(config: Config) -> Linter:
         linter = linters.get(config)
@@ -103,8 +111,10 @@ def run(
             linter = linters[config] = Linter(config, selection or Selection())
         return linter
 
-    def lint_manifest(manifest: Manifest, linter: Linter) -> None:
+    def lint_manifest(manifest: Manifest, linter: Linter, root: Path | None) -> None:
         nonlocal method
+        if root is not None:
+            located.append(Target(manifest, root))
         linted = linter.lint(manifest)
         findings.extend(linted.findings)
         method = linter.tokens.method
@@ -116,18 +126,19 @@ def run(
 
     for source, config in sources:
         linter = linter_for(config)
-        client = read_config(source.path) if source.explicit and source.path != STDIN else None
+        loaded: Loaded = load(source, stdin)
+        client = (config_from_document(source.path, loaded.document)
+                  if source.explicit and source.path != STDIN and loaded.document else None)
         if client is not None:
             client_configs.append(client)
             continue
-        loaded: Loaded = load(source, stdin)
         errors.extend(InputError(e.file, e.position.line, e.position.column, e.message)
                       for e in loaded.errors)
         name = loaded.manifest.file if loaded.manifest else source.path
         if loaded.manifest is None:
             files.append(FileSummary(name, 0, None, loaded.skipped))
             continue
-        lint_manifest(loaded.manifest, linter)
+        lint_manifest(loaded.manifest, linter, roots.files)
     live = live or LiveOptions()
     if live.targets or client_configs:
         from mcplint.live.loading import load_live
@@ -136,14 +147,17 @@ def run(
         errors.extend(got.errors)
         linter = linter_for(_config_for(".", explicit, configs))
         for manifest in got.manifests:
-            lint_manifest(manifest, linter)
+            lint_manifest(manifest, linter, roots.live)
         for group in got.groups:
             grouped = linter.lint_group(group)
             findings.extend(grouped)
             rules.update((f.code, linter.rule_info(f.code)) for f in grouped
                          if f.code not in rules)
+    notes: list[str] = []
+    if located:
+        findings, notes = locate_findings(findings, located)
     return Report(tuple(findings), tuple(errors), tuple(files), method,
-                  dict(sorted(rules.items())))
+                  dict(sorted(rules.items())), tuple(notes))
 
 
 def _summary(manifest: Manifest, linted: Linted) -> FileSummary:

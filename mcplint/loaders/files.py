@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mcplint.config import matches_any
-from mcplint.loaders.jsonsource import ParseError, Position, parse_json
+from mcplint.loaders.jsonsource import Document, ParseError, Position, parse_json
 from mcplint.loaders.manifest import LoadError, build_manifest
 from mcplint.model import Manifest
 
@@ -31,6 +31,9 @@ class Loaded:
     manifest: Manifest | None
     errors: tuple[LoadError, ...]
     skipped: str | None = None  # why a file found by expansion was not a manifest
+    # The parsed file, so a caller can recognise another kind of file (a client config) without
+    # parsing a large file twice.
+    document: Document | None = None
 
 
 def expand(target: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> Iterator[Source]:
@@ -88,5 +91,6 @@ def load(source: Source, stdin: TextIO | None = None) -> Loaded:
     if manifest is None and not source.explicit:
         # Directory expansion picks up every *.json (package.json, ...); a JSON file that is
         # not a manifest is skipped there, and said so, but an explicit target must be one.
-        return Loaded(source, None, (), skipped=errors[0].message if errors else None)
-    return Loaded(source, manifest, tuple(errors))
+        return Loaded(source, None, (), skipped=errors[0].message if errors else None,
+                      document=parsed)
+    return Loaded(source, manifest, tuple(errors), document=parsed)
