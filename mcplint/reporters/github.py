@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mcplint.baseline import relative_file
-from mcplint.findings import Severity
+from mcplint.findings import Finding, Severity
 from mcplint.reporters import ReportOptions, markdown, printable
 from mcplint.reporters.sarif import on_disk
 from mcplint.run import Report
@@ -32,14 +32,20 @@ def escape_property(value: str) -> str:
 
 
 def annotation(kind: str, message: str, file: str | None = None, line: int = 0,
-               column: int = 0, title: str | None = None) -> str:
+               column: int = 0, title: str | None = None, end_line: int = 0,
+               end_column: int = 0) -> str:
     properties = []
     if file is not None:
         properties.append(f"file={escape_property(file)}")
         if line > 0:
             properties.append(f"line={line}")
-            if column > 0:
+            if end_line > 0:
+                properties.append(f"endLine={end_line}")
+            # The runner drops columns (with a warning) from a span over several lines.
+            if column > 0 and end_line in (0, line):
                 properties.append(f"col={column}")
+                if end_column > column:
+                    properties.append(f"endColumn={end_column}")
     if title:
         properties.append(f"title={escape_property(title)}")
     joined = " " + ",".join(properties) if properties else ""
@@ -81,16 +87,38 @@ def write_step_summary(report: Report, path: str) -> None:
         pass
 
 
+def _message(finding: Finding, root: Path) -> str:
+    message = finding.message
+    if finding.suggestion:
+        message += f"\n\nSuggestion: {finding.suggestion}"
+    if finding.fix:
+        message += f"\n\nSafe fix: {finding.fix.description} (`mcplint check --fix`)."
+    if finding.source:
+        file, line, column = on_disk(finding.file, finding.line, finding.column)
+        place = f"{relative_file(file, root)}:{line}:{column}" if line > 0 \
+            else relative_file(file, root)
+        message += f"\n\nManifest: {place} ({finding.pointer or '/'})"
+    return message
+
+
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     root = _root()
     for error in report.errors:
         out.write(annotation("error", error.message, relative_file(error.file, root),
                              error.line, error.column, "mcplint input error") + "\n")
     for finding in report.findings:
+        title = f"{finding.code} {finding.name}"
+        source = finding.source
+        if source:
+            # GitHub shows an annotation only on a line of the pull request's diff, and the
+            # author edits the server's code, not the snapshot: annotate the code.
+            out.write(annotation(COMMAND[finding.severity], _message(finding, root),
+                                 relative_file(source.file, root), source.line, source.column,
+                                 title, source.end_line, source.end_column) + "\n")
+            continue
         file, line, column = on_disk(finding.file, finding.line, finding.column)
-        out.write(annotation(COMMAND[finding.severity], finding.message,
-                             relative_file(file, root), line, column,
-                             f"{finding.code} {finding.name}") + "\n")
+        out.write(annotation(COMMAND[finding.severity], _message(finding, root),
+                             relative_file(file, root), line, column, title) + "\n")
     if not options.quiet:
         counts = ", ".join(f"{report.count(s)} {s.label}" for s in markdown.ORDER)
         files = len(report.linted)

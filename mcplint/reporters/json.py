@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from mcplint import __version__
-from mcplint.findings import Finding, Severity
+from mcplint.findings import Finding, Fix, Severity, SourceLocation
 from mcplint.reporters import ReportOptions, printable
 from mcplint.run import Report
 
@@ -29,7 +29,26 @@ def _finding(finding: Finding) -> dict[str, Any]:
             {"tool": r.tool, "pointer": r.pointer, "line": r.line, "column": r.column}
             for r in finding.related
         ],
+        "suggestion": finding.suggestion,
+        "fix": _fix(finding.fix) if finding.fix else None,
+        "source": _source(finding.source) if finding.source else None,
     }
+
+
+def _fix(fix: Fix) -> dict[str, Any]:
+    return {
+        "description": fix.description,
+        # The value as JSON, not as text: consumers that edit the document need no second parse.
+        "edits": [{"pointer": e.pointer, "key": e.key, "value": json.loads(e.value_json)}
+                  for e in fix.edits],
+        "text_edits": [{"line": t.line, "column": t.column, "end_line": t.end_line,
+                        "end_column": t.end_column, "text": t.text} for t in fix.text_edits],
+    }
+
+
+def _source(source: SourceLocation) -> dict[str, Any]:
+    return {"file": source.file, "line": source.line, "column": source.column,
+            "end_line": source.end_line, "end_column": source.end_column}
 
 
 def as_dict(report: Report, statistics: bool = False) -> dict[str, Any]:

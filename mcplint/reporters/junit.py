@@ -27,10 +27,23 @@ def _element(parent: ET.Element, tag: str, **attributes: str) -> ET.Element:
     return ET.SubElement(parent, tag, {k: clean(v) for k, v in attributes.items()})
 
 
+def _entry(finding: Finding) -> str:
+    manifest = f"{finding.file}:{finding.line}:{finding.column}"
+    source = finding.source
+    where = f"{source.file}:{source.line}:{source.column}" if source else manifest
+    entry = (f"{where}: {finding.severity.label} {finding.code} {finding.name}: "
+             f"{finding.message}")
+    if finding.suggestion:
+        entry += f"\n  help: {finding.suggestion}"
+    if finding.fix:
+        entry += f"\n  fix: {finding.fix.description} (mcplint check --fix)"
+    if source:
+        entry += f"\n  manifest: {manifest} {finding.pointer or '/'}"
+    return entry
+
+
 def _lines(findings: list[Finding]) -> str:
-    return clean("\n".join(
-        f"{f.file}:{f.line}:{f.column}: {f.severity.label} {f.code} {f.name}: {f.message}"
-        for f in findings))
+    return clean("\n".join(_entry(f) for f in findings))
 
 
 def _failed(findings: list[Finding]) -> bool:

@@ -129,17 +129,30 @@ def heaviest_tools_table(report: Report, limit: int = 5) -> str:
     return "\n".join(rows)
 
 
+def _where(finding: Finding) -> str:
+    source = finding.source
+    if source is None:
+        return f"line {finding.line}"
+    # The server's code first (that is what the author edits), the manifest line second.
+    return f"{code(f'{source.file}:{source.line}:{source.column}')} (manifest line {finding.line})"
+
+
 def _finding_item(finding: Finding) -> str:
     first, _, rest = finding.message.partition("\n")
     item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
-            f"{text(finding.name)}, line {finding.line}: {text(first)}")
+            f"{text(finding.name)}, {_where(finding)}: {text(first)}")
     if rest.strip():
         # Multi-line messages (a description diff) keep their lines in a fenced block.
         longest = max((len(run) for run in re.findall(r"`+", rest)), default=0)
         fence = "`" * max(3, longest + 1)
         body = "\n".join(f"  {line}" for line in rest.strip("\n").splitlines())
-        item += f"\n\n  {fence}diff\n{body}\n  {fence}"
-    return item
+        item += f"\n\n  {fence}diff\n{body}\n  {fence}\n"
+    if finding.suggestion:
+        item += f"\n  - **Suggestion:** {text(finding.suggestion)}"
+    if finding.fix:
+        item += (f"\n  - **Safe fix:** {text(finding.fix.description)} "
+                 f"({code('mcplint check --fix')})")
+    return item.rstrip("\n")
 
 
 def _by_tool(findings: Sequence[Finding]) -> dict[str | None, list[Finding]]:

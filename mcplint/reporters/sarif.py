@@ -14,7 +14,8 @@ from urllib.parse import quote
 
 from mcplint import __version__
 from mcplint.baseline import Identifier, relative_file
-from mcplint.findings import Finding, RuleInfo, Severity
+from mcplint.findings import Finding, Fix, RuleInfo, Severity, SourceLocation
+from mcplint.loaders.files import STDIN
 from mcplint.reporters import ReportOptions, printable
 from mcplint.run import Report
 
@@ -101,6 +102,38 @@ def _location(file: str, line: int, column: int, root: Path) -> dict[str, Any]:
     return {"physicalLocation": physical}
 
 
+def _source_location(source: SourceLocation, root: Path) -> dict[str, Any]:
+    region = {"startLine": source.line, "startColumn": source.column,
+              "endLine": source.end_line, "endColumn": source.end_column}
+    return {"physicalLocation": {"artifactLocation": {"uri": uri(source.file, root)},
+                                 "region": region}}
+
+
+def _fixes(finding: Finding, fix: Fix, root: Path) -> list[dict[str, Any]]:
+    """The fix as SARIF replacements in the manifest; none when the manifest is not a file in
+    the repository (a live server's snapshot exists only in memory)."""
+    file, line, _ = on_disk(finding.file, finding.line, finding.column)
+    if not fix.text_edits or line <= 0 or file != finding.file or file == STDIN:
+        return []
+    # SARIF regions end one past the last character, as text edits do; an empty region inserts.
+    replacements = [
+        {"deletedRegion": {"startLine": e.line, "startColumn": e.column,
+                           "endLine": e.end_line, "endColumn": e.end_column},
+         "insertedContent": {"text": e.text}}
+        for e in fix.text_edits
+    ]
+    return [{"description": {"text": fix.description},
+             "artifactChanges": [{"artifactLocation": {"uri": uri(file, root)},
+                                  "replacements": replacements}]}]
+
+
+def message_text(finding: Finding) -> str:
+    """The message, then what to write instead: code scanning shows only ``message.text``."""
+    if finding.suggestion:
+        return f"{finding.message}\n\nSuggestion: {finding.suggestion}"
+    return finding.message
+
+
 def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
     root = root or Path.cwd()
     rules = dict(report.rules)
@@ -111,24 +144,39 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
     identify = Identifier(report, root)
     results = []
     for finding in report.findings:
-        location = _location(finding.file, finding.line, finding.column, root)
+        manifest = _location(finding.file, finding.line, finding.column, root)
+        # Code scanning shows an alert on the first location only, and in a pull request only
+        # on lines of its diff: the server's code when the tool was found there.  The manifest
+        # place then follows as a related location.
+        location = _source_location(finding.source, root) if finding.source else manifest
         location["logicalLocations"] = [{"fullyQualifiedName": finding.tool or "(server)",
                                          "kind": "function" if finding.tool else "module"}]
+        properties: dict[str, Any] = {"pointer": finding.pointer, "tool": finding.tool}
+        if finding.suggestion:
+            properties["suggestion"] = finding.suggestion
         result: dict[str, Any] = {
             "ruleId": finding.code,
             "ruleIndex": index[finding.code],
             "level": LEVEL[finding.severity],
-            "message": {"text": finding.message},
+            "message": {"text": message_text(finding)},
             "locations": [location],
+            # From the manifest identity, whatever the location shown: baselines must not churn.
             "partialFingerprints": {FINGERPRINT: identify.key(finding).fingerprint},
-            "properties": {"pointer": finding.pointer, "tool": finding.tool},
+            "properties": properties,
         }
-        if finding.related:
-            result["relatedLocations"] = [
-                {"id": i, **_location(finding.file, r.line, r.column, root),
-                 "message": {"text": f"tool {r.tool} ({r.pointer})"}}
-                for i, r in enumerate(finding.related, start=1)
-            ]
+        related = [
+            {"id": i, **_location(finding.file, r.line, r.column, root),
+             "message": {"text": f"tool {r.tool} ({r.pointer})"}}
+            for i, r in enumerate(finding.related, start=1)
+        ]
+        if finding.source:
+            related.append({"id": len(related) + 1, **manifest,
+                            "message": {"text": f"manifest ({finding.pointer or '/'})"}})
+        if related:
+            result["relatedLocations"] = related
+        fixes = _fixes(finding, finding.fix, root) if finding.fix else []
+        if fixes:
+            result["fixes"] = fixes
         results.append(result)
     notifications = [
         {"level": "error", "message": {"text": error.message},

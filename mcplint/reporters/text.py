@@ -1,34 +1,100 @@
-"""The terminal report: grouped by file and tool, coloured by severity when the terminal allows."""
+"""The terminal report: grouped by file and tool, coloured by severity when the terminal allows.
+
+A gateway-size run has ten thousand findings, so lines are written as plain strings (with SGR
+codes only when colouring) instead of going through a rich Console per finding; the plain
+text is what rich printed, character for character, save that control characters in
+third-party text are shown as escapes instead of reaching the terminal.
+"""
 
 from __future__ import annotations
 
+import os
+import re
 from collections import Counter
+from collections.abc import Iterable
 from itertools import groupby
-from typing import Any, TextIO
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TextIO
 
 from mcplint.findings import Finding, Severity
 from mcplint.reporters import ReportOptions, printable
 from mcplint.run import Report
 
-STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+# SGR parameters of each style; a terminal with only 8 colours shows these as well as any.
+STYLE = {Severity.ERROR: "1;31", Severity.WARNING: "33", Severity.INFO: "36"}
+BOLD, DIM, HEADER, HELP = "1", "2", "1;4", "1;36"
+FIXABLE = "[*]"
+# rich dropped these silently (BEL, BS, VT, FF, CR); keep that, so CRLF text stays readable.
+_DROPPED = dict.fromkeys((7, 8, 11, 12, 13))
+# Other C0/C1 controls (ESC above all) could move the cursor or forge a link in the terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+Segment = tuple[str, str]  # (text, SGR parameters; "" for unstyled)
 
 
-class _Printable(Console):
-    def print(self, *objects: Any, **kwargs: Any) -> None:
-        super().print(*(printable(o) if isinstance(o, str) else o for o in objects), **kwargs)
+def use_color(out: TextIO, color: bool | None) -> bool:
+    """--color/--no-color win; otherwise the conventions rich (and most CLIs) follow:
+    NO_COLOR, TTY_COMPATIBLE and FORCE_COLOR, then whether ``out`` is a real terminal."""
+    if color is not None:
+        return color
+    environ = os.environ
+    if environ.get("NO_COLOR", ""):
+        return False
+    compatible = environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "1"
+    force = environ.get("FORCE_COLOR")
+    if force is not None:
+        return force != ""
+    if environ.get("TERM", "").lower() in ("dumb", "unknown"):
+        return False
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # no isatty, or already closed
+        return False
 
 
-def console_for(out: TextIO, color: bool | None) -> Console:
-    # soft_wrap: long messages stay on one line in CI logs; terminals wrap them themselves.
-    return _Printable(file=out, force_terminal=color, no_color=color is False, soft_wrap=True,
-                   highlight=False, emoji=False)
+def _escape(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"
+
+
+def clean(text: str) -> str:
+    """Third-party text as it may be shown in a terminal."""
+    if text.isprintable():  # the common case: nothing to do
+        return text
+    return _CONTROL.sub(_escape, text.translate(_DROPPED))
+
+
+class _Writer:
+    """Joins segments into lines, expanding tabs as a terminal would and styling on demand."""
+
+    def __init__(self, color: bool) -> None:
+        self.color = color
+        self.lines: list[str] = []
+
+    def line(self, *segments: Segment) -> None:
+        column = 0
+        parts = []
+        for text, style in segments:
+            if "\t" in text:
+                # Tab stops count from the start of the line, not of the segment.
+                text = (" " * column + text).expandtabs(8)[column:]
+            newline = text.rfind("\n")
+            column = len(text) - newline - 1 if newline >= 0 else column + len(text)
+            parts.append(f"\x1b[{style}m{text}\x1b[0m" if style and self.color and text
+                         else text)
+        self.lines.append("".join(parts))
+
+    def flush(self, out: TextIO) -> None:
+        if self.lines:
+            out.write(printable("\n".join(self.lines) + "\n"))
+            self.lines.clear()
 
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def fixable(findings: Iterable[Finding]) -> int:
+    return sum(1 for f in findings if f.fix is not None)
 
 
 def _summary(report: Report) -> str:
@@ -49,26 +115,37 @@ def _summary(report: Report) -> str:
     return line
 
 
-def _finding_line(finding: Finding) -> str:
-    style = STYLE[finding.severity]
-    return (f"    {escape(finding.file)}:{finding.line}:{finding.column}  "
-            f"[{style}]{finding.severity.label:<7}[/]  [bold]{finding.code}[/] "
-            f"[dim]{finding.name}[/]\n      {escape(finding.message)}")
+def _finding(writer: _Writer, finding: Finding) -> None:
+    source = finding.source
+    # The author edits the server's code, so its place comes first; the manifest's is kept
+    # below as the finding's identity.
+    where = (f"{source.file}:{source.line}:{source.column}" if source
+             else f"{finding.file}:{finding.line}:{finding.column}")
+    code = f"{finding.code} {FIXABLE}" if finding.fix is not None else finding.code
+    writer.line((f"    {clean(where)}  ", ""), (f"{finding.severity.label:<7}",
+                                                 STYLE[finding.severity]),
+                ("  ", ""), (code, BOLD), (" ", ""), (finding.name, DIM))
+    writer.line((f"      {clean(finding.message)}", ""))
+    if finding.suggestion:
+        writer.line(("      ", ""), ("help", HELP), (f": {clean(finding.suggestion)}", ""))
+    if source:
+        writer.line(("      ", ""), (f"manifest: {clean(finding.file)}:{finding.line}:"
+                                     f"{finding.column} {clean(finding.pointer or '/')}", DIM))
 
 
-def _statistics(report: Report, console: Console) -> None:
+def _statistics(report: Report, writer: _Writer) -> None:
     counts = Counter((f.code, f.name, f.severity) for f in report.findings)
     for (code, name, severity), count in sorted(counts.items(), key=lambda i: (-i[1], i[0])):
-        console.print(f"{count:>5}  [bold]{code:<8}[/] [{STYLE[severity]}]{severity.label:<7}[/]"
-                      f"  {name}")
+        writer.line((f"{count:>5}  ", ""), (f"{code:<8}", BOLD), (" ", ""),
+                    (f"{severity.label:<7}", STYLE[severity]), (f"  {name}", ""))
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    console = console_for(out, options.color)
+    writer = _Writer(use_color(out, options.color))
     for error in report.errors:
-        console.print(f"[bold red]error[/]: {escape(str(error))}")
+        writer.line(("error", STYLE[Severity.ERROR]), (f": {clean(str(error))}", ""))
     if options.statistics:
-        _statistics(report, console)
+        _statistics(report, writer)
     else:
         tokens = {f.file: f for f in report.files}
         for file, in_file in groupby(report.findings, key=lambda f: f.file):
@@ -77,7 +154,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
             if not options.quiet:
                 detail = (f" ({_plural(summary.tools, 'tool')}, ~{summary.tokens:,} tokens)"
                           if summary and summary.tokens is not None else "")
-                console.print(f"[bold underline]{escape(file)}[/]{detail}")
+                writer.line((clean(file), HEADER), (detail, ""))
             # Tools in the order they appear in the file; server-wide findings first.
             by_tool: dict[str | None, list[Finding]] = {None: []}
             for finding in group:
@@ -85,12 +162,17 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
             for tool, of_tool in by_tool.items():
                 if not of_tool:
                     continue
-                console.print(f"  [bold]{escape(tool)}[/]" if tool else "  [bold](server)[/]")
+                writer.line(("  ", ""), (clean(tool) if tool else "(server)", BOLD))
                 for finding in of_tool:
-                    console.print(_finding_line(finding))
+                    _finding(writer, finding)
             if not options.quiet:
-                console.print()
+                writer.line()
+            writer.flush(out)  # a file at a time keeps memory flat on huge runs
     if not options.quiet:
-        console.print(_summary(report))
+        writer.line((_summary(report), ""))
+        count = fixable(report.findings)
+        if count:
+            writer.line((f"{FIXABLE} {count} fixable with `mcplint check --fix`.", ""))
         if report.token_method:
-            console.print(f"[dim]Tokens: {escape(report.token_method)}.[/]")
+            writer.line((f"Tokens: {clean(report.token_method)}.", DIM))
+    writer.flush(out)
