@@ -1,0 +1,106 @@
+"""Find the source files worth reading under a root, cheaply.
+
+A server's repository can hold a virtualenv or ``node_modules`` with tens of thousands of files
+that are never the server's own code, and build output that copies its tools (``dist/index.js``
+next to ``src/index.ts``) and would make every tool look defined twice.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+PYTHON = "python"
+SCRIPT = "script"  # TypeScript and JavaScript
+GO = "go"
+
+LANGUAGES = {
+    ".py": PYTHON,
+    ".ts": SCRIPT, ".tsx": SCRIPT, ".mts": SCRIPT, ".cts": SCRIPT,
+    ".js": SCRIPT, ".jsx": SCRIPT, ".mjs": SCRIPT, ".cjs": SCRIPT,
+    ".go": GO,
+}
+SKIP_DIRS = frozenset({
+    "node_modules", "__pycache__", "venv", "build", "dist", "out", "target", "vendor",
+    "coverage", "htmlcov", "bower_components", "jspm_packages",
+})
+# Hand-written tool definitions are small; a file past this is generated or bundled.
+MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path  # as opened
+    shown: str  # as findings name it: relative to the cwd when under it
+    language: str
+
+
+def _skipped_file(name: str) -> bool:
+    # Declarations, bundles and source maps describe code; they never register a tool.
+    return name.endswith((".d.ts", ".d.mts", ".d.cts", ".min.js", ".bundle.js"))
+
+
+def shown(path: Path) -> Path:
+    """A path as output names it: relative to the cwd when under it, else absolute."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(Path.cwd())
+    except ValueError:
+        return resolved
+
+
+def source_files(root: Path) -> Iterator[SourceFile]:
+    """Every file of a scanned language under ``root``, in a stable order."""
+    base = root.resolve()
+    stack = [(base, shown(base))]
+    while stack:
+        folder, shown_folder = stack.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError:
+            continue
+        if folder != base and any(e.name == "pyvenv.cfg" for e in entries):
+            continue  # a virtualenv under any name
+        subfolders = []
+        for entry in entries:
+            name = entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if not name.startswith(".") and name not in SKIP_DIRS:
+                        subfolders.append((Path(entry.path), shown_folder / name))
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                language = LANGUAGES.get(os.path.splitext(name)[1])
+                if language is None or _skipped_file(name):
+                    continue
+                if entry.stat(follow_symlinks=False).st_size > MAX_FILE_BYTES:
+                    continue
+            except OSError:
+                continue
+            yield SourceFile(Path(entry.path), str(shown_folder / name), language)
+        stack.extend(reversed(subfolders))
+
+
+def read_text(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def git_work_tree(start: Path) -> Path | None:
+    """The work tree holding ``start``: the nearest folder upwards with a ``.git``."""
+    folder = start.resolve()
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
