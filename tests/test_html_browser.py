@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from mcplint.engine.linter import Selection
+from mcplint.findings import Finding, Fix, Severity, SourceLocation, ToolSummary
 from mcplint.reporters import ReportOptions, get_reporter
-from mcplint.run import run
+from mcplint.run import FileSummary, Report, run
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page, Playwright
@@ -94,8 +95,12 @@ class Opened:
 
 def _open(context: BrowserContext, report_file: Path, targets: list[Path],
           selection: Selection | None = None) -> Opened:
+    return _open_report(context, report_file, run([str(t) for t in targets], selection))
+
+
+def _open_report(context: BrowserContext, report_file: Path, report: Report) -> Opened:
     out = io.StringIO()
-    get_reporter("html")(run([str(t) for t in targets], selection), out, ReportOptions())
+    get_reporter("html")(report, out, ReportOptions())
     report_file.write_text(out.getvalue(), encoding="utf-8")
     page = context.new_page()
     page.set_default_timeout(5000)  # a local file: anything slower is a failure, not a wait
@@ -268,3 +273,36 @@ def test_whole_corpus_renders_cleanly_and_filters(chromium: BrowserContext,
     assert len(_tools(page)) == len({(f.file, f.tool) for f in heavy})
     assert opened.console == [] and page.evaluate("window.__csp") == []
     assert opened.requests == [opened.url]
+
+
+def test_suggestion_fix_and_source_render_and_stay_inert(chromium: BrowserContext,
+                                                         tmp_path: Path) -> None:
+    # Suggestions quote the tool's own text, so a hostile one must show as text and do nothing.
+    payload = "<img src=x onerror=\"window.__pwned='suggestion'\">"
+    finding = Finding("DESC001", "vague-description", Severity.INFO, "Restates its name.",
+                      "tools.json", "/tools/0/description", 5, 7, "set_status",
+                      suggestion=f"Write {payload} instead",
+                      fix=Fix("<script>window.__pwned='fix'</script>", (), ()),
+                      source=SourceLocation("<svg onload=alert(1)>.py", 8, 5, 8, 33))
+    tool = ToolSummary("set_status", "Set it.", 20, "/tools/0", 3, ())
+    report = Report((finding,), (), (FileSummary("tools.json", 1, 20, tool_details=(tool,)),),
+                    "estimate")
+    opened = _open_report(chromium, tmp_path / "suggestion.html", report)
+    page = opened.page
+    page.mouse.move(600, 300)
+    page.mouse.wheel(0, 2000)
+    suggestion = page.locator("li.finding .suggestion")
+    assert suggestion.is_visible()
+    assert suggestion.text_content() == f"Suggestion: Write {payload} instead"
+    assert page.locator("li.finding .fix").text_content() == (
+        "Safe fix: <script>window.__pwned='fix'</script> (mcplint check --fix)")
+    assert page.locator("li.finding .where.source").text_content() == \
+        "in the code <svg onload=alert(1)>.py:8:5"
+    assert page.locator("li.finding .where.manifest").text_content() == \
+        "manifest line 5:7 /tools/0/description"
+    assert page.locator("li.finding .fixable").is_visible()
+    assert page.evaluate("window.__pwned") is None
+    assert opened.dialogs == [] and opened.console == []
+    assert opened.requests == [opened.url]
+    assert page.locator("img, script").count() == 1  # the report's own script only
+    assert page.locator("[onload], [onerror]").count() == 0
