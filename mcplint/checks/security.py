@@ -73,8 +73,12 @@ def hidden_instructions(tool: Tool, ctx: Context, options: Mapping[str, Any]) ->
     families = {name: compile_patterns(f"families.{name}", patterns)
                 for name, patterns in options["families"].items()}
     weak = set(options["weak-families"])
+    every = compile_patterns("families", [p for patterns in options["families"].values()
+                                          for p in patterns]).any
     for where, pointer, text in _texts(tool):
         text = text[:_MAX_TEXT]
+        if every is not None and every.search(text) is None:
+            continue  # the common case: no family's pattern occurs at all
         matched: dict[str, str] = {}
         for name, patterns in families.items():
             found = next((m.group(0) for p in patterns for m in p.finditer(text)
