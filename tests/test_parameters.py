@@ -125,12 +125,12 @@ def test_schema_reading_follows_anyof_and_refs() -> None:
 
 # --- PARAM001 -------------------------------------------------------------------------------------
 
-def test_closed_set_message_proposes_the_enum() -> None:
+def test_closed_set_suggestion_proposes_the_enum() -> None:
     findings = lint([tool("list_orders", {"sort": {"type": "string",
                                                    "description": "'asc' or 'desc'"}})],
                     "PARAM001")
     assert [f.pointer for f in findings] == ["/tools/0/inputSchema/properties/sort"]
-    assert '"enum": ["asc", "desc"]' in findings[0].message
+    assert findings[0].suggestion == 'Add "enum": ["asc", "desc"] to the schema of "sort".'
 
 
 def test_closed_set_name_only_and_vocabulary_options() -> None:

@@ -283,7 +283,7 @@ def return_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Itera
 @check(
     "usage-guidance",
     Target.TOOL,
-    fields={"siblings"},
+    fields={"siblings", "sibling"},
     options={
         "guidance-patterns": {**PATTERNS, "default": [],
                               "description": "Regular expressions for usage guidance: use "
@@ -302,8 +302,11 @@ def usage_guidance(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
         return
     if options["sibling-names"] and named_siblings(text, tool, ctx.manifest):
         return
-    yield Hit(tool.child("description"), {"siblings": _closest_siblings(tool, ctx)},
-              tool)
+    closest = _closest_siblings(tool, ctx)
+    fields = {"siblings": " or ".join(f'"{n}"' for n in closest) or "a sibling tool"}
+    if closest:
+        fields["sibling"] = closest[0]  # the suggestion names the closest one
+    yield Hit(tool.child("description"), fields, tool)
 
 
 # A stem shared by more tools than this (``get`` in a 2,000-tool gateway) only nominates its
@@ -320,7 +323,7 @@ def _stem_index(manifest: Manifest) -> dict[str, list[Tool]]:
     return index
 
 
-def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> str:
+def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> list[str]:
     """Siblings sharing most name words, to make the suggested sentence concrete."""
     index: dict[str, list[Tool]] = ctx.memo("description.stems", _stem_index)
     shared: Counter[int] = Counter()
@@ -331,7 +334,7 @@ def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> str:
                 shared[other.index] += 1
                 names[other.index] = other.name
     best = sorted(shared, key=lambda i: (-shared[i], i))[:count]
-    return " or ".join(f'"{names[i]}"' for i in best) if best else "a sibling tool"
+    return [names[i] for i in best]
 
 
 # --- limits ------------------------------------------------------------------------------------

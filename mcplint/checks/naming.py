@@ -487,7 +487,7 @@ def _split_namespace(name: str) -> tuple[str, str]:
 @check(
     "naming-style",
     Target.SERVER,
-    fields={"name", "style", "majority", "count", "total", "suggestion"},
+    fields={"name", "style", "majority", "count", "total", "suggestion", "rename"},
     options={
         "style": {"enum": ["auto", "snake", "camel", "pascal", "kebab", "snake-camel"],
                   "default": "auto",
@@ -528,13 +528,13 @@ def naming_style(manifest: Manifest, ctx: Context, options: Mapping[str, Any]) -
     for tool, namespace, last, style in styled:
         if fits_style(style, expected):
             continue
-        yield Hit(
-            tool.child("name"),
-            {"name": tool.name, "style": STYLE_LABELS[style],
-             "majority": majority, "count": fitting, "total": len(styled),
-             "suggestion": namespace + restyle(last, expected)},
-            tool,
-        )
+        suggestion = namespace + restyle(last, expected)
+        fields = {"name": tool.name, "style": STYLE_LABELS[style], "majority": majority,
+                  "count": fitting, "total": len(styled), "suggestion": suggestion}
+        # A rename onto another tool's name would trade this finding for a duplicate.
+        if suggestion not in manifest.tools_by_name:
+            fields["rename"] = suggestion
+        yield Hit(tool.child("name"), fields, tool)
 
 
 CHECKS = (near_duplicate_names, naming_style)

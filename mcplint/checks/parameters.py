@@ -24,7 +24,9 @@ from mcplint.checks._paramtext import (
     resolve,
     schema_root,
 )
+from mcplint.checks._suggest import enum_json, enum_place
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
+from mcplint.findings import Edit
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.names import singular, split_name
 
@@ -38,7 +40,7 @@ def _where(param: Parameter, tool: Tool) -> str:
 @check(
     "closed-set-without-enum",
     Target.PARAMETER,
-    fields={"param", "signal", "enum"},
+    fields={"param", "signal", "enum", "place"},
     options={
         "names": {**WORDS, "default": [],
                   "description": "Last words of a parameter name that imply a closed set."},
@@ -63,6 +65,17 @@ def _where(param: Parameter, tool: Tool) -> str:
         "name-only": {"type": "boolean", "default": True,
                       "description": "Flag a closed-set name even when the description lists "
                                      "no values."},
+        "complete-lead-ins": {**WORDS, "default": [],
+                              "description": "Phrases that present a list as every allowed "
+                                             "value (one of, valid values): check --fix adds "
+                                             "the enum."},
+        "open-list-words": {**WORDS, "default": [],
+                            "description": "Words that leave a list open to other values (or "
+                                           "any string, common values): suggested, not "
+                                           "applied."},
+        "multi-value-words": {**WORDS, "default": [],
+                              "description": "Words that say one string holds several values "
+                                             "(comma-separated), which an enum would reject."},
     },
 )
 def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
@@ -85,17 +98,49 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
                                    if w.lower() not in {v.lower() for v in listing.values}]):
         return  # "JSON string of fields: …" lists keys, not values (but "json" or "csv" is one)
     if listing and (not listing.examples or example_named):
-        values = list(listing.values)
         signal = ("lists its values as examples" if listing.examples
                   else "lists its allowed values")
-        yield Hit(param.pointer, {"param": param.path, "signal": signal,
-                                  "enum": json.dumps(values)}, tool)
+        certain = not listing.examples and _complete_list(text, options)
+        yield _enum_hit(param, tool, signal, listing.values, certain,
+                        not mentions(text, options["multi-value-words"]))
         return
     if (named and options["name-only"] and not listing and not offers_examples(text)
             and not mentions(text, options["free-form-words"])):
+        # No values to propose, so no suggestion: the message says what is wrong.
         yield Hit(param.pointer, {"param": param.path,
-                                  "signal": f'is named for a fixed set of values ("{words[-1]}")',
-                                  "enum": '["…", "…"] (the values it accepts)'}, tool)
+                                  "signal": f'is named for a fixed set of values ("{words[-1]}")'},
+                  tool)
+
+
+# A sentence that opens with a short label and a colon lists what the label names
+# ("Travel mode: 'Car', 'Truck' or 'Walking'").
+_LABEL = re.compile(r"(?:^|[.!?]\s+)[A-Za-z][\w \-]{0,40}:\s")
+
+
+def _complete_list(text: str, options: Mapping[str, Any]) -> bool:
+    """Whether the prose presents its values as the whole set, so --fix may add the enum: a
+    closing lead-in ("one of", "valid values") or a label and a colon, and no word that opens
+    the set ("or any string", "common values")."""
+    if offers_examples(text) or mentions(text, options["open-list-words"]):
+        return False
+    return mentions(text, options["complete-lead-ins"]) or bool(_LABEL.search(text))
+
+
+def _enum_hit(param: Parameter, tool: Tool, signal: str, values: Sequence[str],
+              certain: bool, single: bool) -> Hit:
+    """The enum the prose lists, where it belongs.  A comma-separated string takes several
+    values at once, which an enum would reject, so it gets no suggestion; --fix applies the
+    enum only when the list is certain and the schema is plain."""
+    fields = {"param": param.path, "signal": signal}
+    found = enum_place(param) if single else None
+    if found is None:
+        if single:
+            fields |= {"enum": enum_json(values), "place": f'the schema of "{param.path}"'}
+        return Hit(param.pointer, fields, tool)
+    place, nullable = found
+    enum = enum_json(values, nullable)
+    edits = (Edit(place.pointer, "enum", enum),) if certain else ()
+    return Hit(param.pointer, fields | {"enum": enum, "place": place.phrase}, tool, edits=edits)
 
 
 # --- PARAM002 ----------------------------------------------------------------------------------
@@ -292,7 +337,7 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
 @check(
     "required-unclear",
     Target.TOOL,
-    fields={"param", "problem", "fix"},
+    fields={"param", "problem", "fix", "required_list"},
     options={
         "required-pattern": {"type": "string", "format": "regex", "default": "",
                              "description": "Regular expression that finds a description "
@@ -311,17 +356,27 @@ def required_unclear(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
               else set())
     says_required = _compiled(options["required-pattern"]) if options["required-pattern"] else None
     says_optional = _compiled(options["optional-pattern"]) if options["optional-pattern"] else None
+    texts = {}
     for param in tool.parameters:
-        if param.depth != 0 or not has_text(param.schema):
+        if param.depth == 0 and has_text(param.schema):
+            # Bullet lines document nested fields ("- assignee (optional): …"), not this one.
+            texts[param.name] = "\n".join(line for line in (param.description or "").splitlines()
+                                          if not re.match(r"\s*[-*•]\s", line))
+    # Every parameter whose prose says required belongs in the one list the suggestion adds.
+    wanted = [name for name, text in texts.items()
+              if not listed and says_required and says_required.search(text)]
+    for param in tool.parameters:
+        if param.depth != 0 or param.name not in texts:
             continue
-        # Bullet lines document nested fields ("- assignee (optional): …"), not this one.
-        text = "\n".join(line for line in (param.description or "").splitlines()
-                         if not re.match(r"\s*[-*•]\s", line))
-        if not listed and says_required and says_required.search(text):
-            yield Hit(param.pointer, {
+        text = texts[param.name]
+        if param.name in wanted:
+            fields = {
                 "param": param.name,
                 "problem": "says it is required, but the input schema has no `required` list",
-                "fix": f'add "required": ["{param.name}"] to the input schema'}, tool)
+                "fix": f'add "required": ["{param.name}"] to the input schema'}
+            if "required" not in schema:
+                fields["required_list"] = json.dumps(wanted)
+            yield Hit(param.pointer, fields, tool)
         elif param.name in listed and says_optional and says_optional.search(text):
             yield Hit(param.pointer, {
                 "param": param.name,

@@ -8,7 +8,9 @@ A single-record tool (``get_user``) is not one.  Vocabularies are rule options.
 
 from __future__ import annotations
 
+import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -113,9 +115,12 @@ def _shape(tool: Tool, options: Mapping[str, Any]) -> _Shape:
 @check(
     "unbounded-list",
     Target.TOOL,
-    fields={"what"},
+    fields={"what", "limit_name", "limit_schema"},
     options={
         **_LIST_OPTIONS,
+        "limit-words": {**WORDS, "default": [],
+                        "description": "Name words of an integer parameter that caps how many "
+                                       "items come back, for the suggested parameter."},
         "min-parameters": {"type": "integer", "minimum": 0, "default": 1,
                            "description": "Tools with fewer parameters are left alone: a list "
                                           "with nothing to filter by is usually a short "
@@ -128,13 +133,57 @@ def unbounded_list(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
     if not shape.is_list or shape.bounded or len(top) < options["min-parameters"]:
         return
     what = "search" if {"search", "find", "query"} & set(tool.name_tokens) else "list"
-    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer, {"what": what}, tool)
+    name, schema = _server_limit(ctx, options)
+    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
+              {"what": what, "limit_name": name, "limit_schema": schema}, tool)
+
+
+# Name words that say "how many" only next to another word (max_results, per_page).
+_NOT_ALONE = frozenset({"max", "maximum", "page", "per"})
+_LIMIT_DEFAULTS = {"minimum": 1, "maximum": 100, "default": 20}
+
+
+def _server_limit(ctx: Context, options: Mapping[str, Any]) -> tuple[str, str]:
+    """The limit parameter to suggest: named as most of the server's tools name theirs
+    (``max_results``, ``per_page``), so the new one matches the agent's habit, with their type
+    and bounds; else a plain ``limit``.  The description is the suggestion's own: a sibling's
+    says what that sibling returns."""
+    words = {w.lower() for w in options["limit-words"]}
+
+    def build(manifest: Any) -> tuple[str, str]:
+        seen: Counter[str] = Counter()
+        schemas: dict[str, Mapping[str, Any]] = {}
+        for tool in manifest.tools:
+            for param in tool.parameters:
+                name_words = set(split_name(param.name))
+                if (param.depth == 0 and name_words and name_words <= words
+                        and not name_words <= _NOT_ALONE
+                        and param.types in (("integer",), ("number",))):
+                    seen[param.name] += 1
+                    schemas.setdefault(param.name, param.schema)
+        name: str = "limit"
+        source: Mapping[str, Any] = {"type": "integer"}
+        if seen:
+            name = seen.most_common(1)[0][0]
+            source = schemas[name]
+        schema: dict[str, Any] = {"type": source.get("type", "integer")}
+        for key, fallback in _LIMIT_DEFAULTS.items():
+            value = source.get(key)
+            schema[key] = value if isinstance(value, int) and not isinstance(value, bool) \
+                else fallback
+        schema["maximum"] = max(schema["maximum"], schema["default"])
+        schema["description"] = (f"Most items to return (default {schema['default']}, "
+                                 f"at most {schema['maximum']}).")
+        return name, json.dumps(schema)
+
+    result: tuple[str, str] = ctx.memo("responses.limit:" + ",".join(sorted(words)), build)
+    return result
 
 
 @check(
     "large-result",
     Target.TOOL,
-    fields={"bound"},
+    fields={"bound", "page_name", "page_schema"},
     options={
         **_LIST_OPTIONS,
         "pagination-words": {**WORDS, "default": [],
@@ -143,6 +192,10 @@ def unbounded_list(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
         "file-words": {**WORDS, "default": [],
                        "description": "Parameter name words that send the result to a file "
                                       "(output, save)."},
+        "paging-name-words": {**WORDS, "default": [],
+                              "description": "The words a paging parameter's name is made "
+                                             "of (offset, page_token), to name the suggested "
+                                             "parameter as the server does."},
         "file-pattern": {"type": "string", "format": "regex", "default": "",
                          "description": "Regular expression for prose that says the result "
                                         "goes to a file or comes back as a summary."},
@@ -163,7 +216,39 @@ def large_result(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
         return
     bound = (f'"{shape.bound_params[0]}"' if shape.bound_params
              else "the cap its description states")
-    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer, {"bound": bound}, tool)
+    name, schema = _server_paging(ctx, {w.lower() for w in options["paging-name-words"]})
+    yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
+              {"bound": bound, "page_name": name, "page_schema": schema}, tool)
+
+
+# Name words that page only next to another word (page_number, next_token, start_index);
+# a "token" alone is as often a credential.
+_PAGING_NOT_ALONE = frozenset({"next", "start", "index", "number", "num", "token"})
+
+
+def _server_paging(ctx: Context, paging: set[str]) -> tuple[str, str]:
+    """The paging parameter to suggest: named and typed as the one most of the server's tools
+    take (a name made of ``paging``'s words: ``offset``, ``page_token``), else a string
+    ``cursor``."""
+
+    def build(manifest: Any) -> tuple[str, str]:
+        seen: Counter[tuple[str, str]] = Counter()
+        for tool in manifest.tools:
+            for param in tool.parameters:
+                kind = param.types[0] if len(param.types) == 1 else ""
+                words = set(split_name(param.name))
+                if (param.depth == 0 and words and words <= paging
+                        and not words <= _PAGING_NOT_ALONE
+                        and kind in ("string", "integer", "number")):
+                    seen[(param.name, kind)] += 1
+        name, kind = seen.most_common(1)[0][0] if seen else ("cursor", "string")
+        return name, json.dumps({
+            "type": kind,
+            "description": "Where the next page starts, as the previous response gives it; "
+                           "omit for the first page."})
+
+    result: tuple[str, str] = ctx.memo("responses.paging:" + ",".join(sorted(paging)), build)
+    return result
 
 
 CHECKS = (unbounded_list, large_result)

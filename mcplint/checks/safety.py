@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcplint.checks._suggest import add_members, certainly_reads
 from mcplint.checks._text import compile_patterns
 from mcplint.checks._writes import (
     EFFECT_OPTIONS,
@@ -19,7 +20,7 @@ from mcplint.checks._writes import (
     read_effect,
     two_phase_members,
 )
-from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
+from mcplint.checks.base import PATTERNS, WORDS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Tool
 
@@ -53,30 +54,50 @@ def _declared(tool: Tool, key: str) -> Any:
     return tool.annotations.declared.get(key) if tool.annotations is not None else None
 
 
-@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "advice"},
-       options=EFFECT_OPTIONS)
+@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "advice", "add", "place"},
+       options={**EFFECT_OPTIONS,
+                "certain-read-verbs": {**WORDS, "default": [],
+                                       "description": "Read verbs that, in both the name and "
+                                                      "the description's first word, make "
+                                                      "check --fix declare readOnlyHint: "
+                                                      "true."}})
 def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
                         ) -> Iterator[Hit]:
-    reading = read_effect(tool, Vocabulary.from_options(options))
+    vocab = Vocabulary.from_options(options)
+    reading = read_effect(tool, vocab)
     read_only = _declared(tool, "readOnlyHint")
     destructive = _declared(tool, "destructiveHint")
     pointer = tool.annotations.pointer if tool.annotations is not None else tool.pointer
     if reading.effect == "read":
         # A deliberate readOnlyHint: false is a statement, not an omission.
         if read_only is None:
+            add, place, edits = add_members(tool, {"readOnlyHint": True})
+            # readOnlyHint: true lets clients run the tool unasked, so it is applied only
+            # where the tool's own text makes the read certain.
+            certain = certainly_reads(tool, vocab, reading,
+                                      frozenset(w.lower() for w in options["certain-read-verbs"]))
             yield Hit(pointer, {"effect": "only reads", "reason": reading.reason,
-                                "advice": "Declare \"annotations\": {\"readOnlyHint\": true}"},
-                      tool, severity=Severity.INFO)
+                                "advice": "Declare \"annotations\": {\"readOnlyHint\": true}",
+                                "add": add, "place": place},
+                      tool, severity=Severity.INFO, edits=edits if certain else ())
         return
     if read_only is None and destructive is None:
         hint = "true" if reading.effect == "destructive" else "false"
+        add, place, edits = add_members(
+            tool, {"readOnlyHint": False, "destructiveHint": reading.effect == "destructive"})
+        # For a destructive tool both hints are the spec's defaults: writing them changes no
+        # client's behaviour and only documents it.  destructiveHint: false is a claim that
+        # relaxes a client's caution, so it is suggested, never applied.
         yield Hit(pointer, {"effect": "changes state", "reason": reading.reason,
                             "advice": "Declare \"annotations\": {\"readOnlyHint\": false, "
-                                      f"\"destructiveHint\": {hint}}}"},
-                  tool, severity=Severity.WARNING)
+                                      f"\"destructiveHint\": {hint}}}",
+                            "add": add, "place": place},
+                  tool, severity=Severity.WARNING,
+                  edits=edits if reading.effect == "destructive" else ())
 
 
-@check("contradicting-annotations", Target.TOOL, fields={"hint", "problem", "advice"},
+@check("contradicting-annotations", Target.TOOL,
+       fields={"hint", "problem", "advice", "current", "fixed"},
        options={**EFFECT_OPTIONS,
                 "delete-verbs": {"type": "array", "items": {"type": "string", "minLength": 1},
                                  "description": "Name words of tools that delete, for which "
@@ -94,6 +115,7 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
         if reading.effect != "read" and reading.verb is not None:
             yield Hit(notes.pointer + "/readOnlyHint",
                       {"hint": "readOnlyHint: true",
+                       "current": '"readOnlyHint": true', "fixed": '"readOnlyHint": false',
                        "problem": f"but {reading.reason}, which changes state",
                        "advice": "Set readOnlyHint to false (and destructiveHint to say whether "
                                  "it destroys data), or rename the tool if it only reads"},
@@ -103,6 +125,7 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
     if notes.declared.get("destructiveHint") is False and verb is not None:
         yield Hit(notes.pointer + "/destructiveHint",
                   {"hint": "destructiveHint: false",
+                   "current": '"destructiveHint": false', "fixed": '"destructiveHint": true',
                    "problem": f'but its name says "{verb}", which destroys data',
                    "advice": "Set destructiveHint to true so clients ask before calling it"},
                   tool)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from jsonschema.exceptions import SchemaError
@@ -12,6 +14,7 @@ from rapidfuzz import fuzz, process
 from mcplint.checks._metaschema import meta_validator
 from mcplint.checks._plainschema import DIALECTS, plainly_valid
 from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.findings import Edit
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Tool
 
@@ -21,7 +24,7 @@ _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 @check(
     "name-pattern",
     Target.TOOL,
-    fields={"name", "problem", "suggestion"},
+    fields={"name", "problem", "suggestion", "rename"},
     options={
         "characters": {"type": "string", "default": r"A-Za-z0-9_.\-",
                        "description": "The characters a name may use, as the body of a regular "
@@ -50,10 +53,16 @@ def name_pattern(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
         problems.append(f"is {len(raw)} characters long (at most {max_length})")
     if bad:
         problems.append("contains " + ", ".join(repr(c) for c in bad))
-    fixed = "".join(c if allowed.fullmatch(c) else "_" for c in raw)
+    # Accented letters keep their base letter (löschen → loschen), the rest become "_".
+    plain = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode()
+    plain = plain if len(plain) == len(unicodedata.normalize("NFKC", raw)) else raw
+    fixed = "".join(c if allowed.fullmatch(c) else "_" for c in plain)
     fixed = re.sub("_+", "_", fixed).strip("_")[:max_length] or "tool"
-    yield Hit(tool.child("name"),
-              {"name": raw, "problem": " and ".join(problems), "suggestion": fixed}, tool)
+    fields = {"name": raw, "problem": " and ".join(problems), "suggestion": fixed}
+    # A rename onto another tool's name would trade this finding for a duplicate.
+    if fixed not in ctx.manifest.tools_by_name:
+        fields["rename"] = fixed
+    yield Hit(tool.child("name"), fields, tool)
 
 
 @check(
@@ -105,7 +114,7 @@ def _schema_type_problem(schema: Any, what: str, required: bool) -> str | None:
     return None
 
 
-@check("schema-is-object", Target.TOOL, fields={"problem", "key"},
+@check("schema-is-object", Target.TOOL, fields={"problem", "key", "add", "place"},
        options={"key": {"type": "string", "enum": ["inputSchema", "outputSchema"],
                         "default": "inputSchema",
                         "description": "Which schema of the tool to check."}})
@@ -114,7 +123,26 @@ def schema_is_object(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
     problem = _schema_type_problem(tool.raw.get(key), key, required=key == "inputSchema")
     if problem:
         pointer = tool.child(key) if key in tool.raw else tool.pointer
-        yield Hit(pointer, {"problem": problem, "key": key}, tool)
+        yield _schema_fix(Hit(pointer, {"problem": problem, "key": key}, tool), tool, key)
+
+
+def _schema_fix(hit: Hit, tool: Tool, key: str) -> Hit:
+    """The schema's missing part, when it is certain: tool arguments are always an object, so
+    a missing inputSchema is the empty object schema and a missing "type" is "object"; an
+    outputSchema without "type" is an object when it has "properties".  A schema with another
+    type needs rewriting, not an addition, and gets no suggestion."""
+    schema = tool.raw.get(key)
+    if schema is None and key == "inputSchema":
+        value = '{"type": "object", "properties": {}}'
+        return replace(hit, fields={**hit.fields, "add": f'"inputSchema": {value}',
+                                    "place": "the tool"},
+                       edits=(Edit(tool.pointer, "inputSchema", value),))
+    if isinstance(schema, dict) and "type" not in schema and (
+            key == "inputSchema" or "properties" in schema):
+        return replace(hit, fields={**hit.fields, "add": '"type": "object"',
+                                    "place": f'its "{key}"'},
+                       edits=(Edit(tool.child(key), "type", '"object"'),))
+    return hit
 
 
 def _schema_errors(schema: Mapping[str, Any]) -> Iterator[tuple[list[Any], str]]:
@@ -178,7 +206,7 @@ def _walk_object_schemas(
                     sub, join_pointer(join_pointer(pointer, keyword), index), depth + 1)
 
 
-@check("required-exists", Target.TOOL, fields={"property", "known"})
+@check("required-exists", Target.TOOL, fields={"property", "known", "close"})
 def required_exists(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     for schema, pointer in _walk_object_schemas(tool.input_schema, tool.child("inputSchema")):
         required = schema.get("required")
@@ -193,8 +221,10 @@ def required_exists(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Ite
                 known = f'did you mean "{close[0]}"?' if close else (
                     "known properties: " + ", ".join(sorted(properties)) if properties
                     else "the schema has no properties")
-                yield Hit(join_pointer(join_pointer(pointer, "required"), index),
-                          {"property": name, "known": known}, tool)
+                fields = {"property": name, "known": known}
+                if close and close[0] not in required:
+                    fields["close"] = close[0]
+                yield Hit(join_pointer(join_pointer(pointer, "required"), index), fields, tool)
 
 
 def _normalise_key(key: str) -> str:
@@ -221,11 +251,14 @@ def _unknown_keys(
         if key in known or any(p.search(key) for p in allowed):
             continue
         guess = suggest_key(key, known)
+        fields = {"key": key}
+        if guess is not None and guess not in mapping:
+            fields["guess"] = guess  # a rename onto a key that is there would lose one
         advice = (f'Did you mean "{guess}"? Until it is spelled right, clients use the '
                   "default in its place." if guess else
                   "If it is your own extension data, move it under \"_meta\", which is where "
                   "MCP carries it; the keys MCP defines here are " + ", ".join(known) + ".")
-        yield Hit(join_pointer(pointer, key), {"key": key, "advice": advice}, tool)
+        yield Hit(join_pointer(pointer, key), fields | {"advice": advice}, tool)
 
 
 _KEY_OPTIONS = {
@@ -237,12 +270,14 @@ _KEY_OPTIONS = {
 }
 
 
-@check("unknown-tool-keys", Target.TOOL, fields={"key", "advice"}, options=_KEY_OPTIONS)
+@check("unknown-tool-keys", Target.TOOL, fields={"key", "advice", "guess"},
+       options=_KEY_OPTIONS)
 def unknown_tool_keys(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     yield from _unknown_keys(tool.raw, tool.pointer, tool, options)
 
 
-@check("unknown-annotation-keys", Target.TOOL, fields={"key", "advice"}, options=_KEY_OPTIONS)
+@check("unknown-annotation-keys", Target.TOOL, fields={"key", "advice", "guess"},
+       options=_KEY_OPTIONS)
 def unknown_annotation_keys(
     tool: Tool, ctx: Context, options: Mapping[str, Any]
 ) -> Iterator[Hit]:
@@ -251,7 +286,7 @@ def unknown_annotation_keys(
                                  options)
 
 
-@check("annotation-types", Target.TOOL, fields={"key", "value", "expected"})
+@check("annotation-types", Target.TOOL, fields={"key", "value", "expected", "fixed"})
 def annotation_types(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     raw = tool.raw.get("annotations")
     if raw is None:
@@ -263,8 +298,11 @@ def annotation_types(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
         return
     for key, value in raw.items():
         if key.endswith("Hint") and not isinstance(value, bool):
-            yield Hit(join_pointer(pointer, key),
-                      {"key": key, "value": _short(value), "expected": "true or false"}, tool)
+            fields = {"key": key, "value": _short(value), "expected": "true or false"}
+            # "true" and "false" as strings say plainly which boolean was meant.
+            if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+                fields["fixed"] = value.strip().lower()
+            yield Hit(join_pointer(pointer, key), fields, tool)
         elif key == "title" and not isinstance(value, str):
             yield Hit(join_pointer(pointer, key),
                       {"key": key, "value": _short(value), "expected": "a string"}, tool)
