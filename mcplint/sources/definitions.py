@@ -15,13 +15,14 @@ class Definition:
     ``site`` is the registration itself (the decorator, the ``Tool(...)`` or ``server.tool(...)``
     call), the fallback for anything about the tool that has no literal of its own.
     ``description`` is the text when it is static (a literal, concatenated literals, a module
-    constant), ``None`` when it is computed; ``description_at`` can be known either way.
+    constant), ``""`` when there is none, ``None`` when it is computed; ``description_at`` can
+    be known either way.
     """
 
     name: str
     site: SourceLocation
     name_at: SourceLocation
-    description: str | None = None
+    description: str | None = ""
     description_at: SourceLocation | None = None
     annotations_at: SourceLocation | None = None
     params: Mapping[str, SourceLocation] = field(default_factory=dict, compare=False)

@@ -382,7 +382,7 @@ def _script_call(src: _Source, callee: int, register: bool) -> Definition | None
     named = _name(src, *args[0])
     if named is None:
         return None
-    description: str | None = None
+    description: str | None = ""  # absent unless found: known, not computed
     description_at = annotations_at = None
     params: dict[str, SourceLocation] = {}
     if register:
@@ -431,7 +431,7 @@ def _tool_object(src: _Source, key_index: int) -> Definition | None:
     named = _name(src, start, end)
     if named is None:
         return None
-    description: str | None = None
+    description: str | None = ""  # absent unless found: known, not computed
     description_at = annotations_at = None
     if "description" in fields:
         _key, start, end = fields["description"]
@@ -494,7 +494,7 @@ def _go_new_tool(src: _Source, callee: int) -> Definition | None:
     named = _name(src, *args[0])
     if named is None:
         return None
-    description: str | None = None
+    description: str | None = ""  # absent unless found: known, not computed
     description_at = annotations_at = None
     params: dict[str, SourceLocation] = {}
     for start, end in args[1:]:
@@ -540,7 +540,7 @@ def _go_tool_struct(src: _Source, opener: int, site_start: int) -> Definition | 
     named = _name(src, start, end)
     if named is None:
         return None
-    description: str | None = None
+    description: str | None = ""  # absent unless found: known, not computed
     description_at = annotations_at = None
     if "Description" in fields:
         _key, start, end = fields["Description"]

@@ -226,6 +226,8 @@ def _function_tool(module: _Module, fn: ast.FunctionDef | ast.AsyncFunctionDef,
     else:
         name, name_at = fn.name, _def_name_span(module, fn)
     description_node = _keyword(call, "description") if call is not None else None
+    if isinstance(description_node, ast.Constant) and not description_node.value:
+        description_node = None  # the SDKs take `description or fn.__doc__`
     description: str | None
     description_at: SourceLocation | None
     if description_node is not None:
@@ -233,7 +235,8 @@ def _function_tool(module: _Module, fn: ast.FunctionDef | ast.AsyncFunctionDef,
         description_at = module.span(where or description_node)
     else:
         doc = _docstring(fn)
-        description = doc.value if doc is not None and isinstance(doc.value, str) else None
+        # No docstring: the SDKs list no description, which is known, not computed.
+        description = doc.value if doc is not None and isinstance(doc.value, str) else ""
         description_at = module.span(doc) if doc is not None else None
     annotations = _keyword(call, "annotations") if call is not None else None
     return Definition(
@@ -271,6 +274,8 @@ def _explicit_tool(module: _Module, node: ast.AST, fields: Mapping[str, ast.expr
         return None
     description_node = fields.get("description")
     description, described = module.text(description_node)
+    if description_node is None:
+        description = ""  # absent, which is known, not computed
     annotations = fields.get("annotations")
     return Definition(
         name=name,

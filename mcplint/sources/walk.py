@@ -33,7 +33,7 @@ MAX_FILE_BYTES = 1_000_000
 @dataclass(frozen=True)
 class SourceFile:
     path: Path  # as opened
-    shown: str  # as findings name it: relative to the cwd when under it
+    shown: str  # as findings name it: relative to the cwd when under it, else absolute
     language: str
 
 
@@ -46,7 +46,7 @@ def shown(path: Path) -> Path:
     """A path as output names it: relative to the cwd when under it, else absolute."""
     resolved = path.resolve()
     try:
-        return resolved.relative_to(Path.cwd())
+        return resolved.relative_to(Path.cwd().resolve())
     except ValueError:
         return resolved
 
@@ -54,9 +54,13 @@ def shown(path: Path) -> Path:
 def source_files(root: Path) -> Iterator[SourceFile]:
     """Every file of a scanned language under ``root``, in a stable order."""
     base = root.resolve()
-    stack = [(base, shown(base))]
+    # Named relative to the cwd when under it (as targets are), else absolute: the root may
+    # be a work tree above the cwd.
+    cwd = str(Path.cwd().resolve())
+    cwd_prefix = cwd if cwd.endswith(os.sep) else cwd + os.sep
+    stack = [base]
     while stack:
-        folder, shown_folder = stack.pop()
+        folder = stack.pop()
         try:
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=lambda e: e.name)
@@ -70,7 +74,7 @@ def source_files(root: Path) -> Iterator[SourceFile]:
             try:
                 if entry.is_dir(follow_symlinks=False):
                     if not name.startswith(".") and name not in SKIP_DIRS:
-                        subfolders.append((Path(entry.path), shown_folder / name))
+                        subfolders.append(Path(entry.path))
                     continue
                 if not entry.is_file(follow_symlinks=False):
                     continue
@@ -81,7 +85,9 @@ def source_files(root: Path) -> Iterator[SourceFile]:
                     continue
             except OSError:
                 continue
-            yield SourceFile(Path(entry.path), str(shown_folder / name), language)
+            path = entry.path
+            yield SourceFile(Path(path), path[len(cwd_prefix):] if path.startswith(cwd_prefix)
+                             else path, language)
         stack.extend(reversed(subfolders))
 
 
