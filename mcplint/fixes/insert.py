@@ -75,14 +75,14 @@ def text_edits(document: Document, edits: tuple[Edit, ...]) -> tuple[TextEdit, .
     if not by_pointer:
         return ()
     text = document.text
-    line_starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
-    style: _Style | None = None
+    # The linter asks once per fixable finding; the file's lines and style are worked out once
+    # per document, or a large manifest's fixes would rescan it for each (quadratic).
+    line_starts, style = _layout(document)
     result: list[TextEdit] = []
     for pointer, members in by_pointer.items():
         found = _find_object(document, pointer)
         if found is None:
             continue
-        style = style or _file_style(document)
         for start, end, inserted in _insertions(text, line_starts, found, members, style):
             result.append(_text_edit(line_starts, start, end, inserted))
     return tuple(result)
@@ -172,6 +172,19 @@ def _scan_object(text: str, open_at: int) -> _Object | None:
         else:
             last_end, trailing_comma = match.end(), False
     return None
+
+
+_LAYOUTS: dict[int, tuple[Document, list[int], _Style]] = {}
+
+
+def _layout(document: Document) -> tuple[list[int], _Style]:
+    cached = _LAYOUTS.get(id(document))
+    if cached is None or cached[0] is not document:
+        if len(_LAYOUTS) > 64:
+            _LAYOUTS.clear()
+        line_starts = [0, *(m.end() for m in _NEWLINE.finditer(document.text))]
+        cached = _LAYOUTS[id(document)] = (document, line_starts, _file_style(document))
+    return cached[1], cached[2]
 
 
 def _file_style(document: Document) -> _Style:
