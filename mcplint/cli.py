@@ -50,6 +50,21 @@ def exit_code(findings_severities: Sequence[Severity], input_errors: int, fail_o
     return EXIT_FINDINGS if any(s >= threshold for s in findings_severities) else EXIT_OK
 
 
+_SOURCE_OPTION = click.option(
+    "--source", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
+    help="Find each tool's definition in the server's code under DIR and report findings "
+    "there too [default for live servers: the git work tree the command runs in].")
+_VERBOSE_OPTION = click.option(
+    "-v", "--verbose", is_flag=True,
+    help="Also print notes to stderr: tools whose source was not found or was ambiguous.")
+
+
+def _notes(report: Report, verbose: bool) -> None:
+    if verbose:
+        for note in report.notes:
+            click.echo(f"mcplint: note: {note}", err=True)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mcplint")
 def main() -> None:
@@ -81,11 +96,14 @@ main.add_command(dump)
               help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="Record every current finding in this baseline file.")
+@_SOURCE_OPTION
+@_VERBOSE_OPTION
 @live_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
           select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           config_path: Path | None, statistics: bool, quiet: bool, color: bool | None,
-          baseline: Path | None, write_baseline: Path | None, live: LiveOptions) -> None:
+          baseline: Path | None, write_baseline: Path | None, source: Path | None,
+          verbose: bool, live: LiveOptions) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -94,7 +112,8 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     from mcplint.config import ConfigError, discover, parse_config
     from mcplint.reporters import ReportOptions, get_reporter
 
-    report = _lint(targets, select, extend_select, ignore, config_path, live)
+    report = _lint(targets, select, extend_select, ignore, config_path, live, source)
+    _notes(report, verbose)
     if fail_on is None:
         try:
             config = parse_config(config_path) if config_path else discover(Path.cwd())
@@ -114,11 +133,13 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
 
 
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
-          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions) -> Report:
+          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
+          source: Path | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.engine.linter import Selection
     from mcplint.run import run
+    from mcplint.sources import SourceRoots
 
     selection = Selection(
         select=_split(select) if select else None,
@@ -126,7 +147,8 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
         ignore=_split(ignore),
     )
     try:
-        return run(list(targets), selection, config_path, stdin=sys.stdin, live=live)
+        return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
+                   source_roots=SourceRoots.from_option(source, Path.cwd()))
     except ConfigError as exc:
         _fail(str(exc))
         raise  # unreachable: _fail exits
@@ -229,10 +251,13 @@ def explain(rule: str) -> None:
 @click.option("--ignore", multiple=True, help="Rules not to run.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Use this config file instead of discovering one.")
+@_SOURCE_OPTION
+@_VERBOSE_OPTION
 @live_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
-           config_path: Path | None, live: LiveOptions) -> None:
+           config_path: Path | None, source: Path | None, verbose: bool,
+           live: LiveOptions) -> None:
     """Write a self-contained HTML report for reviewers (same as check --format html).
 
     Findings per server and tool with the rule docs, token costs against the budgets, and
@@ -240,7 +265,8 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     """
     from mcplint.reporters import ReportOptions, get_reporter
 
-    result = _lint(targets, select, extend_select, ignore, config_path, live)
+    result = _lint(targets, select, extend_select, ignore, config_path, live, source)
+    _notes(result, verbose)
     _write(get_reporter("html"), result, output, ReportOptions(color=False))
     if str(output) != "-":
         tools = sum(f.tools for f in result.linted)
