@@ -1,10 +1,13 @@
 """One harness for every rule: fixtures/rules/<CODE>/{pass,fail}/*.json.
 
 A fail fixture has a sidecar ``<name>.expected.json``:
-``{"options": {...}, "findings": [{"pointer": ..., "line": ..., "severity"?: ...}]}``; the rule
-under test (and only it) must produce exactly those findings.  A pass fixture must produce
-none; it may have a sidecar with ``options`` too.  The docs' bad and good examples of every rule
-are checked the same way.
+``{"options": {...}, "findings": [{"pointer": ..., "line": ..., "severity"?: ..., "suggestion"?:
+..., "fix"?: ...}]}``; the rule under test (and only it) must produce exactly those findings.
+``suggestion`` is the exact suggestion text (null: none); ``fix`` is the safe fix's edits as
+``[pointer, key, value_json]`` triples (null: no fix).  Every fail finding of a rule with a
+suggestion template states both, so each such rule has its suggestions pinned.  A pass
+fixture must produce none; it may have a sidecar with ``options`` too.  The docs' bad and good
+examples of every rule are checked the same way.
 """
 
 from __future__ import annotations
@@ -73,9 +76,33 @@ def test_fixture(code: str, kind: str, path: Path) -> None:
     want = sorted((e["pointer"], e["line"]) for e in expected["findings"])
     assert got == want, "\n".join(f"{f.line}:{f.column} {f.pointer} {f.message}" for f in findings)
     for entry in expected["findings"]:
+        match = next(f for f in findings if (f.pointer, f.line) == (entry["pointer"],
+                                                                   entry["line"]))
         if "severity" in entry:
-            match = next(f for f in findings if f.pointer == entry["pointer"])
             assert match.severity.label == entry["severity"]
+        if "suggestion" in entry:
+            assert match.suggestion == entry["suggestion"], entry["pointer"]
+        if "fix" in entry:
+            edits = ([[e.pointer, e.key, e.value_json] for e in match.fix.edits] if match.fix
+                     else None)
+            assert edits == entry["fix"], entry["pointer"]
+
+
+def _fail_entries(code: str) -> list[dict[str, Any]]:
+    return [entry for sidecar in sorted((FIXTURES / code / "fail").glob("*.expected.json"))
+            for entry in json.loads(sidecar.read_text(encoding="utf-8"))["findings"]]
+
+
+@pytest.mark.parametrize("code", sorted(_all_rules()))
+def test_suggestions_are_pinned(code: str) -> None:
+    entries = _fail_entries(code)
+    if _all_rules()[code].suggestion is None:
+        assert not any(e.get("suggestion") or e.get("fix") for e in entries), (
+            f"{code} has no suggestion template, but its fixtures expect one")
+        return
+    unpinned = [e["pointer"] for e in entries if "suggestion" not in e or "fix" not in e]
+    assert not unpinned, f"{code}: fail findings without an expected suggestion and fix"
+    assert any(e["suggestion"] for e in entries), f"{code}: no fail fixture shows a suggestion"
 
 
 @pytest.mark.parametrize("code", sorted(_all_rules()))

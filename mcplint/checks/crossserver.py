@@ -14,6 +14,7 @@ from typing import Any
 from mcplint.checks.base import GroupContext, Hit, Target, check
 from mcplint.checks.budget import TIER_OPTIONS, tier
 from mcplint.model import Manifest, Tool
+from mcplint.names import render_style, split_name
 
 
 def server_label(manifest: Manifest) -> str:
@@ -22,7 +23,8 @@ def server_label(manifest: Manifest) -> str:
         manifest.server_name or manifest.file)
 
 
-@check("shadowed-tool-name", Target.SERVERS, fields={"other_server", "this_server"})
+@check("shadowed-tool-name", Target.SERVERS,
+       fields={"other_server", "this_server", "prefixed"})
 def shadowed_tool_name(group: tuple[Manifest, ...], ctx: GroupContext,
                        options: Mapping[str, Any]) -> Iterator[Hit]:
     first: dict[str, tuple[Manifest, Tool]] = {}
@@ -30,11 +32,26 @@ def shadowed_tool_name(group: tuple[Manifest, ...], ctx: GroupContext,
         for name, tools in manifest.tools_by_name.items():
             if name in first:
                 other = first[name][0]
-                yield Hit(tools[0].child("name"), {"other_server": server_label(other),
-                                                   "this_server": server_label(manifest)},
-                          tools[0], manifest=manifest)
+                fields = {"other_server": server_label(other),
+                          "this_server": server_label(manifest)}
+                prefixed = _prefixed(tools[0], server_label(manifest))
+                if prefixed and not any(prefixed in m.tools_by_name for m in group):
+                    fields["prefixed"] = prefixed
+                yield Hit(tools[0].child("name"), fields, tools[0], manifest=manifest)
             else:
                 first[name] = (manifest, tools[0])
+
+
+def _prefixed(tool: Tool, server: str) -> str | None:
+    """The tool's name with its server's name in front, in the name's own style
+    (``search_issues`` on ``jira`` → ``jira_search_issues``); None when the server's label
+    has no words or the name already starts with them."""
+    base = re.sub(r"\.jsonc?$", "", server.rsplit("/", 1)[-1])
+    prefix = split_name(re.sub(r"[^A-Za-z0-9]+", "_", base))
+    if not prefix or tool.name_tokens[:len(prefix)] == prefix:
+        return None
+    style = tool.name_style if tool.name_style in ("camel", "pascal", "kebab") else "snake"
+    return render_style(prefix + tool.name_tokens, style)
 
 
 def _mentions(text: str, name: str) -> re.Match[str] | None:

@@ -154,7 +154,7 @@ def _identifier_texts(tool: Tool) -> Iterator[tuple[str, str, str]]:
         yield f'parameter name "{param.path}"', param.pointer, param.name
 
 
-@check("deceptive-unicode", Target.TOOL, fields={"problem", "where"},
+@check("deceptive-unicode", Target.TOOL, fields={"problem", "where", "plain"},
        options={"invisible": {"type": "object",
                               "additionalProperties": {"type": "array",
                                                        "items": {"type": "string"}},
@@ -174,11 +174,13 @@ def deceptive_unicode(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
         if text.isascii():
             continue
         found: dict[str, list[str]] = {}
+        hidden: set[int] = set()
         for i, char in enumerate(text):
             if char < "\x80":  # every invisible or look-alike character is outside ASCII
                 continue
             kind = _invisible_kind(text, i, kinds)
             if kind is not None:
+                hidden.add(i)
                 found.setdefault(kind, [])
                 code = f"U+{ord(text[i]):04X}"
                 if code not in found[kind]:
@@ -196,8 +198,22 @@ def deceptive_unicode(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
             problems.append(f'the word "{word}" mixing Latin with look-alike letters ({odd})')
         if problems:
             severity = Severity.WARNING if mild and word is None else None
-            yield Hit(pointer, {"problem": "; ".join(problems), "where": where}, tool,
-                      severity=severity)
+            fields = {"problem": "; ".join(problems), "where": where}
+            if where.startswith(("name", "parameter name")):
+                # A name is short enough to spell out: without the invisible characters, with
+                # the look-alike word in Latin letters.
+                plain = "".join(c for i, c in enumerate(text) if i not in hidden)
+                if word is not None:
+                    plain = plain.replace(word, "".join(_LATIN.get(c, c) for c in word))
+                if plain != text and plain:
+                    fields["plain"] = plain
+            yield Hit(pointer, fields, tool, severity=severity)
+
+
+# The Latin letter each default look-alike stands for; a look-alike added in the options
+# without an entry here stays as it is in the suggestion.
+_LATIN = dict(zip("АВЕЅІЈКМНОРСТХУаеіјорсухѕԁһԛԝҮӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοαρνικτυχ",
+                  "ABESIJKMHOPCTXYaeijopcyxsdhqwYlABEZHIKMNOPTYXoapviktux", strict=True))
 
 
 # --- over-privileged surface ----------------------------------------------------------------
