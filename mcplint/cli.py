@@ -22,6 +22,7 @@ from mcplint.reporters import FORMATS
 
 if TYPE_CHECKING:
     from mcplint.engine.linter import Linter
+    from mcplint.fixes.command import FixOutcome
     from mcplint.live.loading import LiveOptions
     from mcplint.reporters import Reporter, ReportOptions
     from mcplint.run import Report
@@ -96,14 +97,18 @@ main.add_command(dump)
               help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="Record every current finding in this baseline file.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes to the JSON files linted, "
+              "then report what is left.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the safe fixes as a unified "
+              "diff and change nothing; exit 1 if there is something to fix.")
 @_SOURCE_OPTION
 @_VERBOSE_OPTION
 @live_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
           select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           config_path: Path | None, statistics: bool, quiet: bool, color: bool | None,
-          baseline: Path | None, write_baseline: Path | None, source: Path | None,
-          verbose: bool, live: LiveOptions) -> None:
+          baseline: Path | None, write_baseline: Path | None, fix: bool, show_diff: bool,
+          source: Path | None, verbose: bool, live: LiveOptions) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -112,6 +117,12 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     from mcplint.config import ConfigError, discover, parse_config
     from mcplint.reporters import ReportOptions, get_reporter
 
+    fixed = None
+    if fix or show_diff:
+        fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff)
+        if show_diff:
+            click.echo(fixed.summary, err=True)
+            sys.exit(fixed.diff_exit_code)
     report = _lint(targets, select, extend_select, ignore, config_path, live, source)
     _notes(report, verbose)
     if fail_on is None:
@@ -129,7 +140,28 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
             click.echo(f"error: {error}", err=True)
-    sys.exit(exit_code([f.severity for f in report.findings], len(report.errors), fail_on))
+    if fixed is not None and not quiet:
+        click.echo(fixed.summary, err=True)
+    code = exit_code([f.severity for f in report.findings], len(report.errors), fail_on)
+    sys.exit(EXIT_ERROR if fixed is not None and fixed.failed else code)
+
+
+def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
+         ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
+         preview: bool) -> FixOutcome:
+    """Apply the safe fixes to the files among the targets, or print them as a diff."""
+    from mcplint.config import ConfigError
+    from mcplint.engine.linter import Selection
+    from mcplint.fixes.command import run_fixes
+
+    selection = Selection(select=_split(select) if select else None,
+                          extend_select=_split(extend_select), ignore=_split(ignore))
+    try:
+        return run_fixes(targets, selection, config_path, bool(live.targets), preview=preview,
+                         out=sys.stdout, err=sys.stderr)
+    except ConfigError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
 
 
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import stat
+import subprocess
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 
+from mcplint.cli import main
 from mcplint.findings import Edit, Fix, TextEdit
 from mcplint.fixes import text_edits
 from mcplint.fixes.apply import (
@@ -16,6 +25,7 @@ from mcplint.fixes.apply import (
     normalize,
     select,
 )
+from mcplint.fixes.files import FileFix, unified_diff
 from mcplint.loaders.jsonsource import Document, ParseError, parse_json
 
 
@@ -259,3 +269,337 @@ def test_a_fix_that_changes_more_than_it_adds_is_refused_as_a_bug() -> None:
     fixed = fix_text('{"a": 1}', lambda document: [sneaky])
     assert fixed.text == '{"a": 1}' and fixed.applied == ()
     assert fixed.error is not None and "more than the members it adds" in fixed.error
+
+
+# --- check --fix and --diff, end to end ------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXES = ROOT / "fixtures" / "fixes"
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
+# A long-past mtime: a rewrite within the same clock tick would still be seen.
+OLD = 1_000_000_000
+
+
+@pytest.fixture
+def runner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CliRunner:
+    # Run from an empty folder so no config of this repository is discovered.
+    monkeypatch.chdir(tmp_path)
+    return CliRunner()
+
+
+def _copy(name: str, folder: Path, newline: str = "\n", final_newline: bool = True) -> Path:
+    text = (FIXES / name).read_text(encoding="utf-8")
+    if not final_newline:
+        text = text.rstrip("\n")
+    path = folder / name
+    path.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    os.utime(path, (OLD, OLD))
+    return path
+
+
+def _check(runner: CliRunner, *args: str, stdin: str | None = None) -> Result:
+    return runner.invoke(main, ["check", *args], input=stdin)
+
+
+def _findings(runner: CliRunner, *args: str) -> list[tuple[str, str | None, str]]:
+    result = _check(runner, "--format", "json", "--fail-on", "never", *args)
+    assert result.exit_code == 0, result.stderr
+    return [(f["code"], f["tool"], f["pointer"]) for f in json.loads(result.stdout)["findings"]]
+
+
+def _patch(diff: str, folder: Path) -> None:
+    """Apply a diff with the real ``patch`` tool, failing on any fuzz or reject."""
+    done = subprocess.run(["patch", "-p1", "--forward", "--fuzz=0", "--no-backup-if-mismatch"],
+                          input=diff.encode("utf-8"), cwd=folder, capture_output=True,
+                          check=False)
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+
+
+def test_fix_adds_the_enums_the_prose_lists_to_a_hand_kept_manifest(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path)
+    assert [f for f in _findings(runner, "--select", "PARAM001", "orders.json")] == [
+        ("PARAM001", "list_orders", "/tools/0/inputSchema/properties/status"),
+        ("PARAM001", "list_orders", "/tools/0/inputSchema/properties/sort"),
+        ("PARAM001", "get_order", "/tools/1/inputSchema/properties/format"),
+        ("PARAM001", "get_order", "/tools/1/inputSchema/properties/include"),
+    ]
+    result = _check(runner, "--fix", "--select", "PARAM001", "--format", "json", "orders.json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == "Fixed 3 problems in 1 file.\n"
+    # What is left is reported: "include" takes several values at once, so no enum for it.
+    left = json.loads(result.stdout)["findings"]
+    assert [(f["code"], f["pointer"], f["line"], f["fix"]) for f in left] == [
+        ("PARAM001", "/tools/1/inputSchema/properties/include", 45, None)]
+    assert path.read_text(encoding="utf-8") == (FIXES / "orders.param001.json").read_text(
+        encoding="utf-8")
+
+
+def test_fix_twice_changes_nothing_and_does_not_touch_the_file(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path)
+    assert _check(runner, "--fix", "orders.json").exit_code in (0, 1)
+    fixed = path.read_bytes()
+    os.utime(path, (OLD, OLD))
+    inode = path.stat().st_ino
+    result = _check(runner, "--fix", "orders.json")
+    assert result.stderr.endswith("No safe fixes to apply.\n")
+    assert path.read_bytes() == fixed
+    assert path.stat().st_mtime_ns == OLD * 10**9 and path.stat().st_ino == inode
+    assert sorted(os.listdir(tmp_path)) == ["orders.json"]
+
+
+def test_fixed_file_lints_clean_for_the_fixed_rules(runner: CliRunner, tmp_path: Path) -> None:
+    _copy("orders.json", tmp_path)
+    before = _json_report(runner, "orders.json")
+    fixable = {(f["code"], f["pointer"]) for f in before if f["fix"]}
+    assert fixable, "the fixture must have something to fix"
+    assert _check(runner, "--fix", "orders.json").exit_code in (0, 1)
+    after = _json_report(runner, "orders.json")
+    keyed = {(f["code"], f["pointer"]) for f in after}
+    assert not fixable & keyed
+    assert not [f for f in after if f["fix"]]
+    # Nothing new appears, and only fixed findings disappear.
+    assert keyed == {(f["code"], f["pointer"]) for f in before} - fixable
+
+
+def _json_report(runner: CliRunner, *args: str) -> list[dict[str, Any]]:
+    result = _check(runner, "--format", "json", "--fail-on", "never", *args)
+    assert result.exit_code == 0, result.stderr
+    findings: list[dict[str, Any]] = json.loads(result.stdout)["findings"]
+    return findings
+
+
+@pytest.mark.parametrize(("newline", "final_newline"), [
+    ("\n", True), ("\r\n", True), ("\n", False), ("\r\n", False)])
+def test_diff_is_a_unified_diff_patch_applies_to_the_fix_result(
+        runner: CliRunner, tmp_path: Path, newline: str, final_newline: bool) -> None:
+    path = _copy("orders.json", tmp_path, newline, final_newline)
+    original = path.read_bytes()
+    result = _check(runner, "--diff", "orders.json")
+    assert result.exit_code == 1, result.stderr
+    assert result.stderr == "Would fix 5 problems in 1 file.\n"
+    diff = result.stdout_bytes.decode("utf-8")
+    assert diff.startswith("--- a/orders.json\n+++ b/orders.json\n@@ ")
+    body = [line for line in diff.split("\n")[:-1] if not line.startswith(("---", "+++", "@@"))]
+    assert body and all(line.endswith("\r") is (newline == "\r\n") for line in body)
+    # --diff wrote nothing.
+    assert path.read_bytes() == original and path.stat().st_mtime_ns == OLD * 10**9
+    assert os.listdir(tmp_path) == ["orders.json"]
+
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "orders.json").write_bytes(original)
+    _patch(diff, copy)
+
+    assert _check(runner, "--fix", "orders.json").exit_code in (0, 1)
+    fixed = path.read_bytes()
+    assert (copy / "orders.json").read_bytes() == fixed
+    expected = (FIXES / "orders.fixed.json").read_text(encoding="utf-8")
+    if not final_newline:
+        expected = expected.rstrip("\n")
+    assert fixed == expected.replace("\n", newline).encode("utf-8")
+
+    again = _check(runner, "--diff", "orders.json")
+    assert (again.exit_code, again.stdout) == (0, "")
+    assert again.stderr == "No safe fixes to apply.\n"
+
+
+def test_fix_keeps_the_mode_and_writes_through_a_symlink(
+        runner: CliRunner, tmp_path: Path) -> None:
+    real = _copy("orders.json", tmp_path)
+    real.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(real.name)
+    assert _check(runner, "--fix", "link.json").exit_code in (0, 1)
+    assert link.is_symlink()
+    assert real.read_text(encoding="utf-8") == (FIXES / "orders.fixed.json").read_text(
+        encoding="utf-8")
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert sorted(os.listdir(tmp_path)) == ["link.json", "orders.json"]
+
+
+def test_directory_target_fixes_each_manifest_and_skips_other_json(
+        runner: CliRunner, tmp_path: Path) -> None:
+    _copy("orders.json", tmp_path)
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    _copy("orders.json", sub)
+    (tmp_path / "package.json").write_text('{"name": "x"}', encoding="utf-8")
+    (tmp_path / "tsconfig.json").write_text('{"compilerOptions": {}}', encoding="utf-8")
+    result = _check(runner, "--fix", "--select", "PARAM001", ".")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "Fixed 6 problems in 2 files.\n"
+    assert (tmp_path / "tsconfig.json").read_text(encoding="utf-8") == '{"compilerOptions": {}}'
+
+
+def test_standard_input_is_linted_but_not_fixed(runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path)
+    text = path.read_text(encoding="utf-8")
+    result = _check(runner, "--fix", "--select", "PARAM001", "--format", "json", "-",
+                    "orders.json", stdin=text)
+    assert result.stderr == (
+        "mcplint: --fix changes JSON manifest and snapshot files only; standard input are "
+        "linted but not changed.\nFixed 3 problems in 1 file.\n")
+    report = json.loads(result.stdout)
+    assert [(f["file"], f["pointer"]) for f in report["findings"]
+            if f["file"] == "<stdin>"][:1] == [
+        ("<stdin>", "/tools/0/inputSchema/properties/status")]
+    assert result.exit_code == 0
+
+
+def test_diff_reports_unreadable_files_and_exits_2(runner: CliRunner, tmp_path: Path) -> None:
+    _copy("orders.json", tmp_path)
+    (tmp_path / "broken.json").write_text('{"tools": [}', encoding="utf-8")
+    result = _check(runner, "--diff", "orders.json", "broken.json")
+    assert result.exit_code == 2
+    assert result.stdout.startswith("--- a/orders.json\n")
+    assert "error: broken.json:1:12: invalid JSON" in result.stderr
+
+
+def test_fix_with_a_broken_file_fixes_the_others_and_exits_2(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path)
+    (tmp_path / "broken.json").write_text('{"tools": [}', encoding="utf-8")
+    result = _check(runner, "--fix", "--select", "PARAM001", "orders.json", "broken.json")
+    assert result.exit_code == 2
+    assert "broken.json:1:12: invalid JSON" in result.output
+    assert path.read_text(encoding="utf-8") == (FIXES / "orders.param001.json").read_text(
+        encoding="utf-8")
+
+
+def test_diff_names_outside_the_working_directory_are_plain_paths(tmp_path: Path) -> None:
+    outside = str(tmp_path / "m.json")
+    fix = FileFix(outside, '{"a": 1}\n', '{"a": 1, "b": 2}\n', 1)
+    assert unified_diff(fix).splitlines()[:2] == [f"--- {outside}", f"+++ {outside}"]
+
+
+def test_diff_splits_lines_only_at_newlines() -> None:
+    # U+2028 is valid inside a JSON string; str.splitlines would break the line there.
+    fix = FileFix("m.json", '{"a": "x\u2028y"}\n', '{"a": "x\u2028y", "b": 2}\n', 1)
+    assert unified_diff(fix) == (
+        "--- a/m.json\n+++ b/m.json\n@@ -1 +1 @@\n"
+        '-{"a": "x\u2028y"}\n+{"a": "x\u2028y", "b": 2}\n')
+
+
+def test_fix_declares_the_default_hints_of_destructive_tools(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path)
+    before = [(f["tool"], f["pointer"], f["fix"] is not None)
+              for f in _json_report(runner, "--select", "SAFE003", "orders.json")]
+    assert before == [
+        ("list_orders", "/tools/0/annotations", False),
+        ("get_order", "/tools/1", False),
+        ("delete_order", "/tools/2/annotations", True),
+        ("remove_order_item", "/tools/3", True),
+    ]
+    result = _check(runner, "--fix", "--select", "SAFE003", "orders.json")
+    assert result.stderr == "Fixed 2 problems in 1 file.\n"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["tools"][2]["annotations"] == {
+        "title": "Delete order", "readOnlyHint": False, "destructiveHint": True}
+    assert list(data["tools"][3]) == ["name", "description", "inputSchema", "annotations"]
+    assert data["tools"][3]["annotations"] == {"readOnlyHint": False, "destructiveHint": True}
+    # The reads are not certain enough to declare readOnlyHint: true; they stay suggestions.
+    after = [(f["tool"], f["fix"]) for f in _json_report(runner, "--select", "SAFE003",
+                                                         "orders.json")]
+    assert after == [("list_orders", None), ("get_order", None)]
+
+
+JSONC = """{
+  // A hand-kept manifest, with comments and trailing commas.
+  "tools": [
+    {
+      "name": "list_orders", /* the name agents call */
+      "description": "List orders, newest first. Returns up to 100 orders; pass the cursor to \
+get the next page. Use this to find an order; for one known order use get_order.",
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "status": {
+            "type": "string",
+            "description": "Only orders in this status, one of: 'open' or 'paid'.", // ok
+          },
+          "cursor": {"type": "string", "description": "Cursor from the previous page.",},
+        },
+      },
+    },
+  ],
+}
+""".replace("\\\n", "")
+
+
+def test_jsonc_manifest_keeps_comments_and_trailing_commas(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "orders.jsonc"
+    path.write_text(JSONC, encoding="utf-8")
+    result = _check(runner, "--fix", "--select", "PARAM001", "orders.jsonc")
+    assert result.stderr == "Fixed 1 problem in 1 file.\n", result.output
+    assert path.read_text(encoding="utf-8") == JSONC.replace(
+        """"description": "Only orders in this status, one of: 'open' or 'paid'.", // ok
+""",
+        """"description": "Only orders in this status, one of: 'open' or 'paid'.", // ok
+            "enum": ["open", "paid"],
+""")
+
+
+def test_change_on_a_last_line_without_newline_diffs_and_patches(
+        runner: CliRunner, tmp_path: Path) -> None:
+    text = ('{"tools": [{"name": "get_report", "description": "Get a report as JSON with its '
+            'rows. Use this for one known report.", "inputSchema": {"type": "object", '
+            '"properties": {"format": {"type": "string", "description": '
+            '"Output format, one of: csv, json."}}}}]}')
+    path = tmp_path / "one.json"
+    path.write_text(text, encoding="utf-8")
+    result = _check(runner, "--diff", "--select", "PARAM001", "one.json")
+    assert result.exit_code == 1
+    diff = result.stdout_bytes.decode("utf-8")
+    assert diff == (
+        "--- a/one.json\n+++ b/one.json\n@@ -1 +1 @@\n"
+        f"-{text}\n\\ No newline at end of file\n"
+        f"+{text[:-6]}, \"enum\": [\"csv\", \"json\"]}}}}}}}}]}}\n"
+        "\\ No newline at end of file\n")
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "one.json").write_text(text, encoding="utf-8")
+    _patch(diff, copy)
+    assert _check(runner, "--fix", "--select", "PARAM001", "one.json").exit_code == 0
+    assert (copy / "one.json").read_bytes() == path.read_bytes()
+    assert not path.read_text(encoding="utf-8").endswith("\n")
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the real corpus (../shared) is not present")
+def test_corpus_fixes_parse_patch_cleanly_and_add_no_unexplained_findings(
+        runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fixed, patched = tmp_path / "fixed", tmp_path / "patched"
+    for folder in (fixed, patched):
+        folder.mkdir()
+        for source in sorted(CORPUS.glob("*.json")):
+            shutil.copyfile(source, folder / source.name)
+    monkeypatch.chdir(fixed)
+    before = _json_report(runner, ".")
+    diff = _check(runner, "--diff", ".")
+    assert diff.exit_code == 1, diff.stderr
+    result = _check(runner, "--fix", "--format", "json", "--fail-on", "never", ".")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == diff.stderr.replace("Would fix", "Fixed")
+    _patch(diff.stdout_bytes.decode("utf-8"), patched)
+    changed = 0
+    for path in sorted(fixed.iterdir()):
+        text = path.read_text(encoding="utf-8")
+        assert (patched / path.name).read_text(encoding="utf-8") == text, path.name
+        assert not isinstance(parse_json(text), ParseError), path.name
+        changed += text != (CORPUS / path.name).read_text(encoding="utf-8")
+    assert f"in {changed} files." in result.stderr
+    after = json.loads(result.stdout)["findings"]
+    assert not [f for f in after if f["fix"]]
+    fixable = {(f["file"], f["code"], f["pointer"]) for f in before if f["fix"]}
+    old = {(f["file"], f["code"], f["pointer"]) for f in before}
+    new = [f for f in after if (f["file"], f["code"], f["pointer"]) not in old]
+    # A fix may reveal, never invent: an enum naming "deploy" shows a write to be destructive
+    # (SAFE001), and added annotations can take a tool over its token budget (COST003).
+    fixed_tools = {(file, pointer.split("/")[2]) for file, _, pointer in fixable}
+    for finding in new:
+        assert finding["code"] in ("SAFE001", "COST003"), finding
+        assert (finding["file"], finding["pointer"].split("/")[2]) in fixed_tools, finding
+    assert not fixable & {(f["file"], f["code"], f["pointer"]) for f in after}
