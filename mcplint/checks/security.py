@@ -73,22 +73,24 @@ def hidden_instructions(tool: Tool, ctx: Context, options: Mapping[str, Any]) ->
     families = {name: compile_patterns(f"families.{name}", patterns)
                 for name, patterns in options["families"].items()}
     weak = set(options["weak-families"])
-    every = compile_patterns("families", [p for patterns in options["families"].values()
-                                          for p in patterns]).any
+    # Only a strong family makes a finding, so texts where none matches are skipped after one
+    # search (the weak ones, "token" or "API key", occur in ordinary documentation).
+    strong = compile_patterns("families", [p for name, patterns in options["families"].items()
+                                           if name not in weak for p in patterns]).any
     for where, pointer, text in _texts(tool):
         text = text[:_MAX_TEXT]
-        if every is not None and every.search(text) is None:
-            continue  # the common case: no family's pattern occurs at all
+        if strong is not None and strong.search(text) is None:
+            continue
         matched: dict[str, str] = {}
         for name, patterns in families.items():
             found = next((m.group(0) for p in patterns for m in p.finditer(text)
                           if not _quoted(text, m.start(), m.end())), None)
             if found is not None:
                 matched[name] = found
-        strong = [name for name in matched if name not in weak]
-        if not strong:
+        found_strong = [name for name in matched if name not in weak]
+        if not found_strong:
             continue
-        first = strong[0]
+        first = found_strong[0]
         yield Hit(pointer, {"families": ", ".join(matched), "where": where,
                             "excerpt": _excerpt(matched[first])}, tool)
 
