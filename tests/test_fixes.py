@@ -159,6 +159,10 @@ def test_unicode_before_the_insertion_point_counts_in_characters() -> None:
     assert text_edits(_document(text), (Edit("/tools/0", "x", "1"),))[0].column == 58
 
 
+def test_lone_surrogate_is_written_escaped() -> None:
+    assert _insert('{"a": 1}', Edit("", "b", '"\\ud800x"')) == '{"a": 1, "b": "\\ud800x"}'
+
+
 def test_byte_order_mark_is_kept() -> None:
     text = '\ufeff{\n  "a": 1\n}\n'
     assert _insert(text, Edit("", "b", "true")) == '\ufeff{\n  "a": 1,\n  "b": true\n}\n'
@@ -603,3 +607,51 @@ def test_corpus_fixes_parse_patch_cleanly_and_add_no_unexplained_findings(
         assert finding["code"] in ("SAFE001", "COST003"), finding
         assert (finding["file"], finding["pointer"].split("/")[2]) in fixed_tools, finding
     assert not fixable & {(f["file"], f["code"], f["pointer"]) for f in after}
+
+
+def test_client_configs_are_linted_but_not_fixed_and_said_so_once(
+        runner: CliRunner, tmp_path: Path) -> None:
+    config = '{"mcpServers": {"a": {"url": "http://127.0.0.1:9/mcp"}}}'
+    for name in ("one.json", "two.json"):
+        (tmp_path / name).write_text(config, encoding="utf-8")
+    _copy("orders.json", tmp_path)
+    result = _check(runner, "--diff", "one.json", "two.json", "orders.json")
+    assert result.stderr.count("client configs") == 1
+    assert result.stderr.startswith(
+        "mcplint: --diff changes JSON manifest and snapshot files only; client configs are "
+        "not changed.\n")
+    assert result.stdout.count("+++ ") == 1 and result.exit_code == 1
+    assert (tmp_path / "one.json").read_text(encoding="utf-8") == config
+
+
+def test_server_set_snapshot_is_fixed_in_every_part(runner: CliRunner, tmp_path: Path) -> None:
+    servers = {
+        "a": {"tools": [{"name": "get_x", "description": "Get x.", "inputSchema": {
+            "type": "object", "properties": {"mode": {
+                "type": "string", "description": "Mode, one of: fast, slow."}}}}]},
+        "b": {"tools": [{"name": "delete_y", "description": "Delete y forever.",
+                         "inputSchema": {"type": "object"}}]},
+    }
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps({"servers": servers}, indent=2) + "\n", encoding="utf-8")
+    result = _check(runner, "--fix", "--select", "PARAM001,SAFE003", "set.json")
+    assert "Fixed " in result.stderr, result.output
+    data = json.loads(path.read_text(encoding="utf-8"))["servers"]
+    assert data["a"]["tools"][0]["inputSchema"]["properties"]["mode"]["enum"] == [
+        "fast", "slow"]
+    assert data["b"]["tools"][0]["annotations"] == {
+        "readOnlyHint": False, "destructiveHint": True}
+
+
+def test_diff_applies_with_git_apply(runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path, "\r\n")
+    original = path.read_bytes()
+    diff = _check(runner, "--diff", "orders.json").stdout_bytes
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "orders.json").write_bytes(original)
+    done = subprocess.run(["git", "apply", "--whitespace=nowarn", "-"], input=diff, cwd=copy,
+                          capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    assert (copy / "orders.json").read_bytes() == (FIXES / "orders.fixed.json").read_bytes(
+        ).replace(b"\n", b"\r\n")

@@ -275,11 +275,17 @@ def _line_of(line_starts: list[int], offset: int) -> int:
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _compact(value, ", ", ": ")
 
 
 def _compact(value: Any, item_separator: str, key_separator: str) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(item_separator, key_separator))
+    text = json.dumps(value, ensure_ascii=False, separators=(item_separator, key_separator))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (from a "\ud800" escape) cannot be written as UTF-8; escape it.
+        text = json.dumps(value, separators=(item_separator, key_separator))
+    return text
 
 
 def _expanded(value: Any, indent: str, style: _Style, key_separator: str) -> str:
