@@ -127,21 +127,23 @@ def schema_is_object(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
 
 
 def _schema_fix(hit: Hit, tool: Tool, key: str) -> Hit:
-    """The schema's missing part, when it is certain: tool arguments are always an object, so
-    a missing inputSchema is the empty object schema and a missing "type" is "object"; an
-    outputSchema without "type" is an object when it has "properties".  A schema with another
-    type needs rewriting, not an addition, and gets no suggestion."""
+    """The schema's missing part.  A schema with "properties" but no "type" is an object
+    schema with the keyword left out: adding it is certain, so --fix applies it.  A missing
+    inputSchema, or one without properties (``{"$schema": …}`` from a broken export), is an
+    object too, but whether the tool takes arguments is unknown: an empty object schema is
+    suggested, not applied, since it would silence the finding and hide the missing
+    arguments.  A schema of another type needs rewriting and gets no suggestion."""
     schema = tool.raw.get(key)
     if schema is None and key == "inputSchema":
         value = '{"type": "object", "properties": {}}'
         return replace(hit, fields={**hit.fields, "add": f'"inputSchema": {value}',
-                                    "place": "the tool"},
-                       edits=(Edit(tool.pointer, "inputSchema", value),))
+                                    "place": "the tool"})
     if isinstance(schema, dict) and "type" not in schema and (
             key == "inputSchema" or "properties" in schema):
+        certain = isinstance(schema.get("properties"), dict)
         return replace(hit, fields={**hit.fields, "add": '"type": "object"',
                                     "place": f'its "{key}"'},
-                       edits=(Edit(tool.child(key), "type", '"object"'),))
+                       edits=(Edit(tool.child(key), "type", '"object"'),) if certain else ())
     return hit
 
 
