@@ -324,14 +324,17 @@ def _stem_index(manifest: Manifest) -> dict[str, list[Tool]]:
 
 
 def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> list[str]:
-    """Siblings sharing most name words, to make the suggested sentence concrete."""
+    """Siblings sharing most name words, to make the suggested sentence concrete.  A word
+    counts less the more tools share it, so the object (``cron`` of ``cron_create``) outweighs
+    a verb or namespace prefix that half the server shares."""
     index: dict[str, list[Tool]] = ctx.memo("description.stems", _stem_index)
-    shared: Counter[int] = Counter()
+    shared: dict[int, float] = {}
     names: dict[int, str] = {}
     for word in {stem(t) for t in tool.name_tokens}:
-        for other in index.get(word, ())[:_STEM_FANOUT]:
+        holders = index.get(word, ())
+        for other in holders[:_STEM_FANOUT]:
             if other is not tool:
-                shared[other.index] += 1
+                shared[other.index] = shared.get(other.index, 0.0) + 1.0 / len(holders)
                 names[other.index] = other.name
     best = sorted(shared, key=lambda i: (-shared[i], i))[:count]
     return [names[i] for i in best]
