@@ -54,8 +54,29 @@ def _prefixed(tool: Tool, server: str) -> str | None:
     return render_style(prefix + tool.name_tokens, style)
 
 
-def _mentions(text: str, name: str) -> re.Match[str] | None:
-    return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text)
+_IDENTIFIER = re.compile(r"[\w.-]+")
+
+
+def _mentioned(text: str, names: Mapping[str, Any]) -> list[str]:
+    r"""The names the text mentions as a whole identifier, in order of first mention.
+
+    A mention starts where no ``[\w.-]`` precedes it and ends where no ``[\w-]`` follows, so
+    it is a run of those characters or a prefix of one that stops before a dot
+    (``create_issue.`` at a sentence end).  Looking each such candidate up keeps the cost in
+    the text's length instead of the number of tools of all servers.
+    """
+    found: list[str] = []
+    for match in _IDENTIFIER.finditer(text):
+        run = match.group()
+        ends = [i for i, char in enumerate(run) if char == "."] + [len(run)]
+        for end in ends:
+            candidate = run[:end]
+            if candidate in names and candidate not in found:
+                found.append(candidate)
+    # Names outside the spec's characters (a space, a slash) are not runs; look for each.
+    found.extend(name for name in names if not _IDENTIFIER.fullmatch(name) and re.search(
+        rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text))
+    return found
 
 
 def _compound(name: str, min_length: int) -> bool:
@@ -82,15 +103,17 @@ def cross_server_reference(group: tuple[Manifest, ...], ctx: GroupContext,
             if _compound(name, min_length):
                 owners.setdefault(name, []).append(manifest)
     words = [w.lower() for w in options["instruction-words"]]
+    rank = {name: i for i, name in enumerate(owners)}
     for manifest in group:
         own = set(manifest.tools_by_name)
         for tool in manifest.tools:
             text = tool.description or ""
-            for name, servers in owners.items():
-                others = [m for m in servers if m is not manifest]
+            # In the servers' order, as when every name was tried in turn.
+            for name in sorted(_mentioned(text, owners), key=rank.__getitem__):
+                others = [m for m in owners[name] if m is not manifest]
                 # "update_issue" in a server whose own tool is "jira_update_issue" is that
                 # tool without its prefix, not another server's.
-                if not others or any(name in mine for mine in own) or not _mentions(text, name):
+                if not others or any(name in mine for mine in own):
                     continue
                 lowered = text.lower()
                 said = [w for w in words if re.search(rf"\b{re.escape(w)}\b", lowered)]
