@@ -10,7 +10,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from rapidfuzz import process
 
 from mcplint.findings import FAIL_ON
@@ -142,6 +141,10 @@ def _line_of(text: str, key: str) -> int | None:
 
 
 def _schema_error(text: str, where: str, data: Any) -> str | None:
+    # Imported here: jsonschema is a tenth of a second of start-up that a run without a
+    # config table never needs.
+    from jsonschema import Draft202012Validator
+
     validator = Draft202012Validator(CONFIG_SCHEMA)
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), e.message))
     if not errors:

@@ -8,10 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from jsonschema.exceptions import SchemaError
 from rapidfuzz import fuzz, process
 
-from mcplint.checks._metaschema import meta_validator
 from mcplint.checks._plainschema import DIALECTS, plainly_valid
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.findings import Edit
@@ -148,6 +146,8 @@ def _schema_fix(hit: Hit, tool: Tool, key: str) -> Hit:
 
 
 def _schema_errors(schema: Mapping[str, Any]) -> Iterator[tuple[list[Any], str]]:
+    from mcplint.checks._metaschema import meta_validator
+
     dialect = schema.get("$schema")
     meta = meta_validator(dialect if isinstance(dialect, str) else "")
     for error in meta.iter_errors(schema):
@@ -167,6 +167,8 @@ def schema_valid(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
     if (dialect is None or dialect in DIALECTS) and plainly_valid(schema):
         return
     dialect_name = dialect if isinstance(dialect, str) else "JSON Schema 2020-12"
+    from jsonschema.exceptions import SchemaError  # only schemas the fast path cannot prove
+
     try:
         errors = list(_schema_errors(schema))
     except SchemaError as exc:  # an unreadable "$schema" value, for example

@@ -10,7 +10,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from rapidfuzz import process
 
 from mcplint.checks.base import Check, Target
@@ -136,8 +135,13 @@ def _template_fields(template: str) -> set[str]:
     return names
 
 
-def validate_options(check: Check, options: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Fill a check's defaults in and validate the result against its options schema."""
+def validate_options(check: Check, options: Mapping[str, Any], where: str,
+                     validate: bool = True) -> dict[str, Any]:
+    """Fill a check's defaults in and validate the result against its options schema.
+
+    ``validate=False`` only fills defaults in and rejects unknown keys: for the built-in packs,
+    which tests/test_packs.py validates in full, so a run does not pay for it.
+    """
     merged = {**check.option_defaults, **options}
     known = list(check.options_schema.get("properties", {}))
     for key in merged:
@@ -146,6 +150,10 @@ def validate_options(check: Check, options: Mapping[str, Any], where: str) -> di
             hint = (f'did you mean "{guess[0]}"?' if guess else
                     "known options: " + ", ".join(known) if known else "it has no options")
             raise PackError(f'{where}: unknown option "{key}"; {hint}')
+    if not validate:
+        return merged
+    from jsonschema import Draft202012Validator
+
     # The format checker turns a broken regular expression ("format": "regex") into a config
     # error here, instead of a traceback when the check compiles it.
     validator = Draft202012Validator(check.options_schema,
@@ -166,13 +174,20 @@ def _docs(table: Mapping[str, Any]) -> RuleDocs:
     return RuleDocs(**fields)
 
 
-def parse_pack(text: str, origin: str, checks: Mapping[str, Check]) -> list[Rule]:
+def parse_pack(text: str, origin: str, checks: Mapping[str, Check],
+               validate: bool = True) -> list[Rule]:
+    """The rules of one pack; ``validate=False`` trusts its shape (the built-in packs, which
+    tests validate) to keep jsonschema out of a lint's start-up."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PackError(f"{origin}: invalid TOML: {exc}") from exc
-    errors = sorted(Draft202012Validator(PACK_SCHEMA).iter_errors(data),
-                    key=lambda e: list(e.absolute_path))
+    errors = []
+    if validate:
+        from jsonschema import Draft202012Validator
+
+        errors = sorted(Draft202012Validator(PACK_SCHEMA).iter_errors(data),
+                        key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
         place = "/".join(str(p) for p in error.absolute_path)
@@ -201,7 +216,7 @@ def parse_pack(text: str, origin: str, checks: Mapping[str, Check]) -> list[Rule
             severity=Severity.parse(entry["severity"]),
             target=check.target,
             check=check,
-            options=validate_options(check, entry.get("options", {}), where),
+            options=validate_options(check, entry.get("options", {}), where, validate),
             message=entry["message"],
             docs=_docs(entry["docs"]),
             pack=pack_name,
@@ -212,23 +227,24 @@ def parse_pack(text: str, origin: str, checks: Mapping[str, Check]) -> list[Rule
 
 
 def load_packs(
-    checks: Mapping[str, Check], extra: Iterable[Path] = ()
+    checks: Mapping[str, Check], extra: Iterable[Path] = (), validate_builtin: bool = False
 ) -> dict[str, Rule]:
     """All built-in packs plus the user's; a code or name used twice is an error."""
-    sources: list[tuple[str, str]] = []
+    sources: list[tuple[str, str, bool]] = []
     builtin = builtin_pack_dir()
     for item in sorted(builtin.iterdir(), key=lambda t: t.name):
         if item.name.endswith(".toml"):
-            sources.append((f"rules/{item.name}", item.read_text(encoding="utf-8")))
+            sources.append((f"rules/{item.name}", item.read_text(encoding="utf-8"),
+                            validate_builtin))
     for path in extra:
         try:
-            sources.append((str(path), path.read_text(encoding="utf-8")))
+            sources.append((str(path), path.read_text(encoding="utf-8"), True))
         except OSError as exc:
             raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from exc
     rules: dict[str, Rule] = {}
     names: dict[str, str] = {}
-    for origin, text in sources:
-        for rule in parse_pack(text, origin, checks):
+    for origin, text, validate in sources:
+        for rule in parse_pack(text, origin, checks, validate):
             if rule.code in rules:
                 raise PackError(f"{origin}: rule code {rule.code} is already used by "
                                 f"{rules[rule.code].name} in pack {rules[rule.code].pack}")
