@@ -442,3 +442,52 @@ def test_every_format_is_deterministic_and_shows_the_suggestion(
     assert first == second
     assert shows(first)
     assert "server.py" in first
+
+
+# --- End to end, with the real checks, source mapping and --fix ----------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.skipif(not SCHEMA.exists(), reason="../shared (the SARIF schema) is absent")
+def test_sarif_fixes_from_a_real_run_equal_what_fix_writes(work: Path) -> None:
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    original = (REPO / "fixtures" / "fixes" / "orders.json").read_text(encoding="utf-8")
+    (work / "orders.json").write_text(original, encoding="utf-8")
+    (work / "fixed.json").write_text(original, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "orders.json", "--select", "ALL",
+                                       "--format", "sarif"])
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    assert not list(Draft4Validator(schema).iter_errors(data))
+    replacements = [r for result in data["runs"][0]["results"]
+                    for fix in result.get("fixes", []) for change in fix["artifactChanges"]
+                    for r in change["replacements"]]
+    assert replacements
+    fixed = CliRunner().invoke(main, ["check", "fixed.json", "--select", "ALL", "--fix"])
+    assert fixed.exit_code in (0, 1), fixed.output
+    assert _apply(original, replacements) == (work / "fixed.json").read_text(encoding="utf-8")
+
+
+def test_a_real_typescript_server_is_annotated_on_its_code(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    ts = "fixtures/sources/typescript"
+    result = CliRunner().invoke(main, ["check", f"{ts}/snapshot.json", "--source", ts,
+                                       "--select", "SAFE001", "--format", "github", "-q"])
+    assert result.exit_code == 1, result.output
+    line = result.stdout.splitlines()[0]
+    source = (REPO / ts / "src" / "stations.ts").read_text(encoding="utf-8").splitlines()
+    assert line.startswith(f"::error file={ts}/src/stations.ts,line=22,endLine=22,col=15,")
+    assert source[21][14:].startswith('"delete_station"')
+    assert f"Manifest: {ts}/snapshot.json:67:7 (/tools/2/name)" in line

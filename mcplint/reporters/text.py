@@ -71,6 +71,10 @@ class _Writer:
         self.lines: list[str] = []
 
     def line(self, *segments: Segment) -> None:
+        if not self.color:  # the common case (CI, pipes, files): no styling to keep apart
+            plain = "".join([text for text, _ in segments])
+            self.lines.append(plain.expandtabs(8) if "\t" in plain else plain)
+            return
         column = 0
         parts = []
         for text, style in segments:
