@@ -36,6 +36,8 @@ class FileSummary:
     skipped: str | None = None
     server: str | None = None  # serverInfo.name of a snapshot
     tool_details: tuple[ToolSummary, ...] = ()
+    # A live server: ``file`` names it, and its lines are in a snapshot held only in memory.
+    live: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,14 +113,15 @@ def run(
             linter = linters[config] = Linter(config, selection or Selection())
         return linter
 
-    def lint_manifest(manifest: Manifest, linter: Linter, root: Path | None) -> None:
+    def lint_manifest(manifest: Manifest, linter: Linter, root: Path | None,
+                      live: bool = False) -> None:
         nonlocal method
         if root is not None:
             located.append(Target(manifest, root))
         linted = linter.lint(manifest)
         findings.extend(linted.findings)
         method = linter.tokens.method
-        files.append(_summary(manifest, linted))
+        files.append(_summary(manifest, linted, live))
         ran = linter.ruleset(manifest.file).rules
         rules.update((code, linter.rule_info(code)) for code in ran if code not in rules)
         rules.update((f.code, linter.rule_info(f.code)) for f in linted.findings
@@ -147,7 +150,7 @@ def run(
         errors.extend(got.errors)
         linter = linter_for(_config_for(".", explicit, configs))
         for manifest in got.manifests:
-            lint_manifest(manifest, linter, roots.live)
+            lint_manifest(manifest, linter, roots.live, live=True)
         for group in got.groups:
             grouped = linter.lint_group(group)
             findings.extend(grouped)
@@ -160,7 +163,7 @@ def run(
                   dict(sorted(rules.items())), tuple(notes))
 
 
-def _summary(manifest: Manifest, linted: Linted) -> FileSummary:
+def _summary(manifest: Manifest, linted: Linted, live: bool) -> FileSummary:
     details = tuple(
         ToolSummary(
             name=tool.label,
@@ -174,4 +177,4 @@ def _summary(manifest: Manifest, linted: Linted) -> FileSummary:
         for tool, tokens in zip(manifest.tools, linted.tool_tokens, strict=True)
     )
     return FileSummary(manifest.file, len(manifest.tools), linted.tokens,
-                       server=manifest.server_name, tool_details=details)
+                       server=manifest.server_name, tool_details=details, live=live)
