@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mcplint.findings import SourceLocation
 from mcplint.sources.definitions import Definition
@@ -27,7 +27,10 @@ from mcplint.sources.walk import GO
 
 STR, ID, PUNCT, REGEX = "str", "id", "punct", "regex"
 _WORD = re.compile(r"[\w$]+")
-_SPACE = re.compile(r"\s+")
+_SKIP = re.compile(r"(?:\s+|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))+")
+_DOUBLE = re.compile(r'"([^"\\\n]*)"')
+_SINGLE = re.compile(r"'([^'\\\n]*)'")
+_TEMPLATE = re.compile(r"`((?:[^`\\$]|\$(?!\{))*)`")
 # After these, a "/" starts a regex literal rather than dividing.
 _REGEX_AFTER_PUNCT = frozenset("(,=:[!&|?{};+-*%<>~^")
 _REGEX_AFTER_WORD = frozenset({"return", "typeof", "case", "do", "else", "in", "of", "new",
@@ -40,8 +43,8 @@ _JS_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v",
 _GO_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    # A NamedTuple, not a dataclass: a bundled file makes hundreds of thousands of these.
     kind: str
     text: str  # an identifier, a punctuation mark, or a string's decoded value
     start: int
@@ -56,32 +59,42 @@ class _Scanner:
         self.tokens: list[Token] = []
 
     def scan(self) -> list[Token]:
-        text, n = self.text, len(self.text)
+        text, n, tokens = self.text, len(self.text), self.tokens
         i = 0
-        while i < n:
+        # Regexes take the common cases (space, comments, words, strings without escapes) in
+        # one step each; escapes, ${} and regex literals go the careful way below.
+        while True:
+            skipped = _SKIP.match(text, i)
+            if skipped:
+                i = skipped.end()
+            if i >= n:
+                return tokens
             char = text[i]
-            if char.isspace():
-                i = _SPACE.match(text, i).end()  # type: ignore[union-attr]
-            elif text.startswith("//", i):
-                end = text.find("\n", i)
-                i = n if end < 0 else end
-            elif text.startswith("/*", i):
-                end = text.find("*/", i + 2)
-                i = n if end < 0 else end + 2
-            elif char in "\"'":
-                i = self._string(i, char)
+            if char in "\"'":
+                plain = (_DOUBLE if char == '"' else _SINGLE).match(text, i)
+                if plain:
+                    tokens.append(Token(STR, plain.group(1), i, plain.end()))
+                    i = plain.end()
+                else:
+                    i = self._string(i, char)
             elif char == "`":
-                i = self._raw(i) if self.go else self._template(i)
+                plain = None if self.go else _TEMPLATE.match(text, i)
+                if plain:
+                    value = plain.group(1).replace("\r\n", "\n").replace("\r", "\n")
+                    tokens.append(Token(STR, value, i, plain.end()))
+                    i = plain.end()
+                else:
+                    i = self._raw(i) if self.go else self._template(i)
             elif char == "/" and not self.go and self._regex_allowed():
                 i = self._regex(i)
-            elif char.isalnum() or char in "_$":
-                end = _WORD.match(text, i).end()  # type: ignore[union-attr]
-                self.tokens.append(Token(ID, text[i:end], i, end))
-                i = end
             else:
-                self.tokens.append(Token(PUNCT, char, i, i + 1))
-                i += 1
-        return self.tokens
+                word = _WORD.match(text, i)
+                if word:
+                    tokens.append(Token(ID, word.group(), i, word.end()))
+                    i = word.end()
+                else:
+                    tokens.append(Token(PUNCT, char, i, i + 1))
+                    i += 1
 
     def _regex_allowed(self) -> bool:
         if not self.tokens:
