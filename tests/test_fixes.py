@@ -423,6 +423,16 @@ def test_fix_keeps_the_mode_and_writes_through_a_symlink(
     assert sorted(os.listdir(tmp_path)) == ["link.json", "orders.json"]
 
 
+def test_a_file_named_twice_is_fixed_once(runner: CliRunner, tmp_path: Path) -> None:
+    path = _copy("orders.json", tmp_path)
+    (tmp_path / "link.json").symlink_to(path.name)
+    result = _check(runner, "--fix", "--select", "PARAM001", "orders.json", "link.json", ".")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "Fixed 3 problems in 1 file.\n"
+    assert path.read_text(encoding="utf-8") == (FIXES / "orders.param001.json").read_text(
+        encoding="utf-8")
+
+
 def test_directory_target_fixes_each_manifest_and_skips_other_json(
         runner: CliRunner, tmp_path: Path) -> None:
     _copy("orders.json", tmp_path)

@@ -90,6 +90,7 @@ def plan(targets: Sequence[str], selection: Selection, config_path: Path | None 
     errors: list[str] = []
     input_errors: list[InputError] = []
     not_fixed: list[str] = ["live servers"] if live_targets else []
+    seen: set[str] = set()  # a file named twice (or through a link) is fixed once
     for target in targets or ([] if live_targets else ["."]):
         if target == STDIN:
             not_fixed.append("standard input")
@@ -99,6 +100,10 @@ def plan(targets: Sequence[str], selection: Selection, config_path: Path | None 
             if source.explicit and read_config(source.path) is not None:
                 not_fixed.append("client configs")
                 continue
+            real = os.path.realpath(source.path)
+            if real in seen:
+                continue
+            seen.add(real)
             outcome = _fix_file(source, linters.linter(config))
             if isinstance(outcome, FileFix):
                 files.append(outcome)
