@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcplint.cli import main
 from mcplint.findings import Edit, Fix, TextEdit
@@ -26,6 +28,7 @@ from mcplint.fixes.apply import (
     select,
 )
 from mcplint.fixes.files import FileFix, unified_diff
+from mcplint.fixes.insert import resolve_pointer
 from mcplint.loaders.jsonsource import Document, ParseError, parse_json
 
 
@@ -203,6 +206,72 @@ def test_duplicate_keys_use_the_object_json_keeps() -> None:
 def test_escaped_key_in_pointer() -> None:
     text = '{"a/b": {"x": 1}}'
     assert _insert(text, Edit("/a~1b", "y", "2")) == '{"a/b": {"x": 1, "y": 2}}'
+
+
+KEYS = st.text(alphabet=st.sampled_from('ab/*~"\\ é\n\t{}[]:,'), max_size=6)
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=6))
+VALUES = st.recursive(
+    SCALARS,
+    lambda children: st.one_of(st.lists(children, max_size=3),
+                               st.dictionaries(KEYS, children, max_size=3)),
+    max_leaves=12,
+)
+
+
+def _jsonc(value: Any, indent: str | None, trailing: bool, comments: bool, level: int = 0
+           ) -> str:
+    """Serialise like a person might: any indentation or one line, with JSONC trailing
+    commas and comments after members."""
+    if not isinstance(value, dict | list) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    def inner_value(v: Any) -> str:
+        return _jsonc(v, indent, trailing, comments, level + 1)
+
+    items = ([f"{json.dumps(k, ensure_ascii=False)}: {inner_value(v)}" for k, v in value.items()]
+             if isinstance(value, dict) else [inner_value(v) for v in value])
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    if indent is None:
+        note = " /* c, } */" if comments else ""
+        return opening + ", ".join(item + note for item in items) + \
+            ("," if trailing else "") + closing
+    inner = indent * (level + 1)
+    lines = [f"{inner}{item}{',' if i < len(items) - 1 or trailing else ''}"
+             f"{' // c, }' if comments else ''}" for i, item in enumerate(items)]
+    return opening + "\n" + "\n".join(lines) + "\n" + indent * level + closing
+
+
+def _objects(value: Any, pointer: str = "") -> list[tuple[str, dict[str, Any]]]:
+    found = [(pointer, value)] if isinstance(value, dict) else []
+    children = value.items() if isinstance(value, dict) else enumerate(value) \
+        if isinstance(value, list) else ()
+    for key, child in children:
+        token = str(key).replace("~", "~0").replace("/", "~1")
+        found.extend(_objects(child, f"{pointer}/{token}"))
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, VALUES, max_size=4), st.sampled_from([None, "  ", "    ", "\t"]),
+       st.booleans(), st.booleans(), st.booleans(), SCALARS | st.lists(SCALARS, max_size=3)
+       | st.dictionaries(KEYS, SCALARS, max_size=2))
+def test_any_layout_any_object_gets_exactly_the_member(
+        data: dict[str, Any], indent: str | None, trailing: bool, comments: bool, crlf: bool,
+        value: Any) -> None:
+    text = _jsonc(data, indent, trailing, comments) + "\n"
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    for pointer, obj in _objects(data):
+        key = "new ✓"
+        while key in obj:
+            key += "!"
+        result = _insert(text, Edit(pointer, key, json.dumps(value)))
+        got = _document(result).data
+        target = resolve_pointer(got, pointer)
+        assert list(target)[-1] == key and target.pop(key) == value
+        assert got == data
+        assert ("\r\n" in result) is crlf and result.count("\n") >= text.count("\n")
+        if crlf:
+            assert "\n" not in result.replace("\r\n", "")
 
 
 # --- applying --------------------------------------------------------------------------------
