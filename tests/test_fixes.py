@@ -522,8 +522,8 @@ def test_standard_input_is_linted_but_not_fixed(runner: CliRunner, tmp_path: Pat
     result = _check(runner, "--fix", "--select", "PARAM001", "--format", "json", "-",
                     "orders.json", stdin=text)
     assert result.stderr == (
-        "mcplint: --fix changes JSON manifest and snapshot files only; standard input are "
-        "linted but not changed.\nFixed 3 problems in 1 file.\n")
+        "mcplint: --fix changes only JSON manifest and snapshot files, not standard input "
+        "(linted as usual).\nFixed 3 problems in 1 file.\n")
     report = json.loads(result.stdout)
     assert [(f["file"], f["pointer"]) for f in report["findings"]
             if f["file"] == "<stdin>"][:1] == [
@@ -697,8 +697,7 @@ def test_client_configs_are_linted_but_not_fixed_and_said_so_once(
     result = _check(runner, "--diff", "one.json", "two.json", "orders.json")
     assert result.stderr.count("client configs") == 1
     assert result.stderr.startswith(
-        "mcplint: --diff changes JSON manifest and snapshot files only; client configs are "
-        "not changed.\n")
+        "mcplint: --diff changes only JSON manifest and snapshot files, not client configs.\n")
     assert result.stdout.count("+++ ") == 1 and result.exit_code == 1
     assert (tmp_path / "one.json").read_text(encoding="utf-8") == config
 
@@ -734,3 +733,15 @@ def test_diff_applies_with_git_apply(runner: CliRunner, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr.decode()
     assert (copy / "orders.json").read_bytes() == (FIXES / "orders.fixed.json").read_bytes(
         ).replace(b"\n", b"\r\n")
+
+
+def test_every_kind_not_fixed_is_named_in_one_note(runner: CliRunner, tmp_path: Path) -> None:
+    (tmp_path / "claude.json").write_text(
+        '{"mcpServers": {"a": {"url": "http://127.0.0.1:9/mcp"}}}', encoding="utf-8")
+    # --diff lints nothing, so the live server is never contacted.
+    result = _check(runner, "--diff", "--http", "http://127.0.0.1:9/mcp", "-", "claude.json",
+                    stdin="{}")
+    assert result.stderr == (
+        "mcplint: --diff changes only JSON manifest and snapshot files, not live servers, "
+        "standard input or client configs.\nNo safe fixes to apply.\n")
+    assert (result.exit_code, result.stdout) == (0, "")

@@ -45,9 +45,10 @@ def run_fixes(targets: Sequence[str], selection: Selection, config_path: Path | 
     fixes = plan(targets, selection, config_path, live_targets)
     flag = "--diff" if preview else "--fix"
     if fixes.not_fixed:
-        err.write(f"mcplint: {flag} changes JSON manifest and snapshot files only; "
-                  f"{', '.join(fixes.not_fixed)} {'are' if preview else 'are linted but'} "
-                  "not changed.\n")
+        kinds = list(fixes.not_fixed)
+        named = kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} or {kinds[-1]}"
+        err.write(f"mcplint: {flag} changes only JSON manifest and snapshot files, not "
+                  f"{named}{'' if preview else ' (linted as usual)'}.\n")
     errors = list(fixes.errors)
     if preview:
         # --diff does not lint for a report, so files it could not read are reported here.
