@@ -27,7 +27,7 @@ from mcplint.fixes.apply import (
     normalize,
     select,
 )
-from mcplint.fixes.files import FileFix, unified_diff
+from mcplint.fixes.files import FileFix, unified_diff, write
 from mcplint.fixes.insert import resolve_pointer
 from mcplint.loaders.jsonsource import Document, ParseError, parse_json
 
@@ -745,3 +745,20 @@ def test_every_kind_not_fixed_is_named_in_one_note(runner: CliRunner, tmp_path: 
         "mcplint: --diff changes only JSON manifest and snapshot files, not live servers, "
         "standard input or client configs.\nNo safe fixes to apply.\n")
     assert (result.exit_code, result.stdout) == (0, "")
+
+
+def test_write_refuses_a_file_changed_since_it_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text('{"a": 2}', encoding="utf-8")
+    os.utime(path, (OLD, OLD))
+    message = write(FileFix(str(path), '{"a": 1}', '{"a": 1, "b": 2}', 1))
+    assert message == f"{path}: changed while it was being fixed; not written"
+    assert path.read_text(encoding="utf-8") == '{"a": 2}'
+    assert path.stat().st_mtime_ns == OLD * 10**9
+    assert os.listdir(tmp_path) == ["m.json"]
+
+
+def test_write_reports_a_missing_file_instead_of_raising(tmp_path: Path) -> None:
+    message = write(FileFix(str(tmp_path / "gone.json"), "{}", '{"a": 1}', 1))
+    assert message is not None
+    assert message.startswith(f"{tmp_path / 'gone.json'}: cannot write the fixed file: ")
