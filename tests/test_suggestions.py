@@ -133,6 +133,15 @@ def test_an_open_list_is_only_suggested() -> None:
     assert found[0].fix is None
 
 
+def test_a_default_outside_the_list_keeps_the_enum_a_suggestion() -> None:
+    found = lint([tool("list_orders", "List orders, 50 per page.", {
+        "sort": {"type": "string", "default": "relevance",
+                 "description": "Sort order. One of: newest, oldest"}})], "PARAM001")
+    assert [f.suggestion for f in found] == [
+        'Add "enum": ["newest", "oldest"] to the schema of "sort".']
+    assert found[0].fix is None
+
+
 def test_pydantic_optional_gets_the_enum_on_its_string_branch() -> None:
     found = lint([tool("query_logs", "Query logs; returns at most 100 lines.", {
         "direction": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None,

@@ -139,6 +139,11 @@ def _enum_hit(param: Parameter, tool: Tool, signal: str, values: Sequence[str],
         return Hit(param.pointer, fields, tool)
     place, nullable = found
     enum = enum_json(values, nullable)
+    # A default outside the list says the list is not the whole set (or the default is
+    # stale); either way the enum is the author's call.
+    default = param.schema.get("default")
+    if default is not None and default not in values:
+        certain = False
     edits = (Edit(place.pointer, "enum", enum),) if certain else ()
     return Hit(param.pointer, fields | {"enum": enum, "place": place.phrase}, tool, edits=edits)
 
