@@ -347,12 +347,12 @@ def test_github_annotations_sit_on_the_source_with_the_suggestion(work: Path) ->
         'Tool "set_status" changes state but declares no annotations.%0A%0ASuggestion: '
         'Declare "annotations": {"readOnlyHint": false}.%0A%0ASafe fix: Add "annotations": '
         '{"readOnlyHint": false} (`mcplint check --fix`).%0A%0AManifest: tools.json:3:5 '
-        "(/tools/0)",
+        "/tools/0",
         "::notice file=server.py,line=8,endLine=8,col=5,endColumn=33,"
         "title=DESC001 vague-description::"
         'Tool "set_status" has a description that only restates its name.%0A%0ASuggestion: '
         "Say what it acts on and how: \"Set a ticket's status; closing notifies the "
-        'requester."%0A%0AManifest: tools.json:5:7 (/tools/0/description)',
+        'requester."%0A%0AManifest: tools.json:5:7 /tools/0/description',
         "::warning file=tools.json,line=9,col=11,title=PARAM001 closed-set-without-enum::"
         'Parameter "status" of "set_status" lists its values in prose.%0A%0ASuggestion: '
         'Add "enum": ["open", "pending", "closed"].%0A%0ASafe fix: Add "enum": '
@@ -490,4 +490,47 @@ def test_a_real_typescript_server_is_annotated_on_its_code(monkeypatch: pytest.M
     source = (REPO / ts / "src" / "stations.ts").read_text(encoding="utf-8").splitlines()
     assert line.startswith(f"::error file={ts}/src/stations.ts,line=22,endLine=22,col=15,")
     assert source[21][14:].startswith('"delete_station"')
-    assert f"Manifest: {ts}/snapshot.json:67:7 (/tools/2/name)" in line
+    assert f"Manifest: {ts}/snapshot.json:67:7 /tools/2/name" in line
+
+
+def test_a_live_python_server_is_reported_at_its_docstring(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    pytest.importorskip("mcp", reason="live servers need the MCP SDK: pip install -e '.[dev]'")
+    import sys
+
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    server = "fixtures/sources/python_server/server.py"
+    docstring = (REPO / server).read_text(encoding="utf-8").splitlines()[39]
+    assert docstring[4:22] == '"""Get invoice."""'
+    args = ["check", "--select", "DESC001", "--stdio", f"{sys.executable} {server}"]
+    sarif_run = CliRunner().invoke(main, [*args, "--format", "sarif"])
+    assert sarif_run.exit_code == 0, sarif_run.output  # DESC001 is info
+    data = json.loads(sarif_run.stdout)
+    if SCHEMA.exists():
+        schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+        assert not list(Draft4Validator(schema).iter_errors(data))
+    results = data["runs"][0]["results"]
+    result = next(r for r in results
+                  if r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
+                  == "get_invoice")
+    assert result["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": server},
+        "region": {"startLine": 40, "startColumn": 5, "endLine": 40, "endColumn": 23}}
+    # The server is named server.py, but the snapshot's lines are not that file's lines.
+    assert result["relatedLocations"] == [{
+        "id": 1, "message": {"text": "snapshot of live server server.py (/tools/1/description)"}}]
+    github = CliRunner().invoke(main, [*args, "--format", "github", "-q"])
+    line = next(x for x in github.stdout.splitlines() if "get_invoice" in x.split("::")[2][:40])
+    assert line.startswith(f"::notice file={server},line=40,endLine=40,col=5,endColumn=23,"
+                           "title=DESC001 vague-description::")
+    assert line.endswith("%0A%0AManifest: snapshot of live server server.py, "
+                         "/tools/1/description")
+    text = CliRunner().invoke(main, [*args, "--no-color"]).stdout
+    assert (f"    {server}:40:5  info     DESC001 vague-description\n" in text)
+    assert "      manifest: snapshot of live server server.py, /tools/1/description\n" in text

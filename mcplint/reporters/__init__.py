@@ -33,6 +33,20 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def live_files(report: Report) -> frozenset[str]:
+    """The files of a report that name live servers: their lines are in an in-memory snapshot,
+    not in any file of the repository."""
+    return frozenset(f.file for f in report.files if f.live)
+
+
+def manifest_place(file: str, line: int, column: int, pointer: str, live: bool) -> str:
+    """The manifest place of a finding that also has a source location, said so a live
+    server's snapshot line is not mistaken for a line of a file of the same name."""
+    if live:
+        return f"snapshot of live server {file}, {pointer or '/'}"
+    return f"{file}:{line}:{column} {pointer or '/'}"
+
+
 def get_reporter(name: str) -> Reporter:
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}; known: {', '.join(FORMATS)}")

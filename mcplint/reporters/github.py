@@ -13,7 +13,13 @@ from typing import TextIO
 
 from mcplint.baseline import relative_file
 from mcplint.findings import Finding, Severity
-from mcplint.reporters import ReportOptions, markdown, printable
+from mcplint.reporters import (
+    ReportOptions,
+    live_files,
+    manifest_place,
+    markdown,
+    printable,
+)
 from mcplint.reporters.sarif import on_disk
 from mcplint.run import Report
 
@@ -87,37 +93,39 @@ def write_step_summary(report: Report, path: str) -> None:
         pass
 
 
-def _message(finding: Finding, root: Path) -> str:
+def _message(finding: Finding, root: Path, live: bool) -> str:
     message = finding.message
     if finding.suggestion:
         message += f"\n\nSuggestion: {finding.suggestion}"
     if finding.fix:
         message += f"\n\nSafe fix: {finding.fix.description} (`mcplint check --fix`)."
     if finding.source:
-        file, line, column = on_disk(finding.file, finding.line, finding.column)
-        place = f"{relative_file(file, root)}:{line}:{column}" if line > 0 \
-            else relative_file(file, root)
-        message += f"\n\nManifest: {place} ({finding.pointer or '/'})"
+        file = finding.file if live else relative_file(finding.file, root)
+        place = manifest_place(file, finding.line, finding.column, finding.pointer, live)
+        message += f"\n\nManifest: {place}"
     return message
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     root = _root()
+    live_servers = live_files(report)
     for error in report.errors:
         out.write(annotation("error", error.message, relative_file(error.file, root),
                              error.line, error.column, "mcplint input error") + "\n")
     for finding in report.findings:
         title = f"{finding.code} {finding.name}"
+        live = finding.file in live_servers
+        message = _message(finding, root, live)
         source = finding.source
         if source:
             # GitHub shows an annotation only on a line of the pull request's diff, and the
             # author edits the server's code, not the snapshot: annotate the code.
-            out.write(annotation(COMMAND[finding.severity], _message(finding, root),
+            out.write(annotation(COMMAND[finding.severity], message,
                                  relative_file(source.file, root), source.line, source.column,
                                  title, source.end_line, source.end_column) + "\n")
             continue
-        file, line, column = on_disk(finding.file, finding.line, finding.column)
-        out.write(annotation(COMMAND[finding.severity], _message(finding, root),
+        file, line, column = on_disk(finding.file, finding.line, finding.column, live)
+        out.write(annotation(COMMAND[finding.severity], message,
                              relative_file(file, root), line, column, title) + "\n")
     if not options.quiet:
         counts = ", ".join(f"{report.count(s)} {s.label}" for s in markdown.ORDER)

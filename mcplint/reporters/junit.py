@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import TextIO
 
 from mcplint.findings import Finding, InputError, Severity
-from mcplint.reporters import ReportOptions
+from mcplint.reporters import ReportOptions, manifest_place
 from mcplint.run import FileSummary, Report
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -27,7 +27,7 @@ def _element(parent: ET.Element, tag: str, **attributes: str) -> ET.Element:
     return ET.SubElement(parent, tag, {k: clean(v) for k, v in attributes.items()})
 
 
-def _entry(finding: Finding) -> str:
+def _entry(finding: Finding, live: bool) -> str:
     manifest = f"{finding.file}:{finding.line}:{finding.column}"
     source = finding.source
     where = f"{source.file}:{source.line}:{source.column}" if source else manifest
@@ -38,12 +38,13 @@ def _entry(finding: Finding) -> str:
     if finding.fix:
         entry += f"\n  fix: {finding.fix.description} (mcplint check --fix)"
     if source:
-        entry += f"\n  manifest: {manifest} {finding.pointer or '/'}"
+        place = manifest_place(finding.file, finding.line, finding.column, finding.pointer, live)
+        entry += f"\n  manifest: {place}"
     return entry
 
 
-def _lines(findings: list[Finding]) -> str:
-    return clean("\n".join(_entry(f) for f in findings))
+def _lines(findings: list[Finding], live: bool) -> str:
+    return clean("\n".join(_entry(f, live) for f in findings))
 
 
 def _failed(findings: list[Finding]) -> bool:
@@ -51,16 +52,16 @@ def _failed(findings: list[Finding]) -> bool:
     return any(f.severity > Severity.INFO for f in findings)
 
 
-def _outcome(case: ET.Element, findings: list[Finding]) -> None:
+def _outcome(case: ET.Element, findings: list[Finding], live: bool) -> None:
     if _failed(findings):
         worst = max(f.severity for f in findings)
         codes = ", ".join(dict.fromkeys(f.code for f in findings))
         failure = _element(case, "failure", type=worst.label,
                            message=f"{len(findings)} finding{'s' if len(findings) > 1 else ''}"
                                    f": {codes}")
-        failure.text = _lines(findings)
+        failure.text = _lines(findings, live)
     else:
-        _element(case, "system-out").text = _lines(findings)
+        _element(case, "system-out").text = _lines(findings, live)
 
 
 def _suite(root: ET.Element, summary: FileSummary, findings: list[Finding]) -> None:
@@ -83,7 +84,7 @@ def _suite(root: ET.Element, summary: FileSummary, findings: list[Finding]) -> N
             attributes["line"] = str(lines[name])
         case = _element(suite, "testcase", **attributes)
         if by_tool.get(name):
-            _outcome(case, by_tool[name])
+            _outcome(case, by_tool[name], summary.live)
 
 
 def _error_suite(root: ET.Element, file: str, errors: list[InputError]) -> None:

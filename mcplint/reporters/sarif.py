@@ -16,7 +16,7 @@ from mcplint import __version__
 from mcplint.baseline import Identifier, relative_file
 from mcplint.findings import Finding, Fix, RuleInfo, Severity, SourceLocation
 from mcplint.loaders.files import STDIN
-from mcplint.reporters import ReportOptions, printable
+from mcplint.reporters import ReportOptions, live_files, printable
 from mcplint.run import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -81,18 +81,23 @@ def _placeholder(finding: Finding) -> RuleInfo:
                     "", "", "")
 
 
-def on_disk(file: str, line: int, column: int) -> tuple[str, int, int]:
+def on_disk(file: str, line: int, column: int, live: bool = False) -> tuple[str, int, int]:
     """Where a finding is in the repository: a live server's lines are in its fetched snapshot,
-    so its findings point at the client config it came from (``config.json#server``), unlined.
+    so its findings point at the client config it came from (``config.json#server``), or at
+    the server's name, unlined.  (A server started as ``python server.py`` is named
+    ``server.py``; the snapshot's line 71 is not line 71 of that file.)
     """
     config, sep, _ = file.rpartition("#")
-    if sep and not Path(file).exists() and Path(config).is_file():
+    if sep and (live or not Path(file).exists()) and Path(config).is_file():
         return config, 0, 0
+    if live:
+        return file, 0, 0
     return file, line, column
 
 
-def _location(file: str, line: int, column: int, root: Path) -> dict[str, Any]:
-    file, line, column = on_disk(file, line, column)
+def _location(file: str, line: int, column: int, root: Path,
+              live: bool = False) -> dict[str, Any]:
+    file, line, column = on_disk(file, line, column, live)
     physical: dict[str, Any] = {"artifactLocation": {"uri": uri(file, root)}}
     if line > 0:
         region: dict[str, int] = {"startLine": line}
@@ -109,10 +114,10 @@ def _source_location(source: SourceLocation, root: Path) -> dict[str, Any]:
                                  "region": region}}
 
 
-def _fixes(finding: Finding, fix: Fix, root: Path) -> list[dict[str, Any]]:
+def _fixes(finding: Finding, fix: Fix, root: Path, live: bool) -> list[dict[str, Any]]:
     """The fix as SARIF replacements in the manifest; none when the manifest is not a file in
     the repository (a live server's snapshot exists only in memory)."""
-    file, line, _ = on_disk(finding.file, finding.line, finding.column)
+    file, line, _ = on_disk(finding.file, finding.line, finding.column, live)
     if not fix.text_edits or line <= 0 or file != finding.file or file == STDIN:
         return []
     # SARIF regions end one past the last character, as text edits do; an empty region inserts.
@@ -142,9 +147,11 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
     ordered = sorted(rules)
     index = {code: i for i, code in enumerate(ordered)}
     identify = Identifier(report, root)
+    live_servers = live_files(report)
     results = []
     for finding in report.findings:
-        manifest = _location(finding.file, finding.line, finding.column, root)
+        live = finding.file in live_servers
+        manifest = _location(finding.file, finding.line, finding.column, root, live)
         # Code scanning shows an alert on the first location only, and in a pull request only
         # on lines of its diff: the server's code when the tool was found there.  The manifest
         # place then follows as a related location.
@@ -165,16 +172,20 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
             "properties": properties,
         }
         related = [
-            {"id": i, **_location(finding.file, r.line, r.column, root),
+            {"id": i, **_location(finding.file, r.line, r.column, root, live),
              "message": {"text": f"tool {r.tool} ({r.pointer})"}}
             for i, r in enumerate(finding.related, start=1)
         ]
         if finding.source:
-            related.append({"id": len(related) + 1, **manifest,
-                            "message": {"text": f"manifest ({finding.pointer or '/'})"}})
+            # A live server's snapshot is no file of the repository: only its pointer is given.
+            place = {} if live and on_disk(finding.file, 0, 0, live)[0] == finding.file \
+                else manifest
+            text = (f"snapshot of live server {finding.file} ({finding.pointer or '/'})" if live
+                    else f"manifest ({finding.pointer or '/'})")
+            related.append({"id": len(related) + 1, **place, "message": {"text": text}})
         if related:
             result["relatedLocations"] = related
-        fixes = _fixes(finding, finding.fix, root) if finding.fix else []
+        fixes = _fixes(finding, finding.fix, root, live) if finding.fix else []
         if fixes:
             result["fixes"] = fixes
         results.append(result)

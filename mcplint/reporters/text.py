@@ -16,7 +16,7 @@ from itertools import groupby
 from typing import TextIO
 
 from mcplint.findings import Finding, Severity
-from mcplint.reporters import ReportOptions, printable
+from mcplint.reporters import ReportOptions, live_files, manifest_place, printable
 from mcplint.run import Report
 
 # SGR parameters of each style; a terminal with only 8 colours shows these as well as any.
@@ -119,7 +119,7 @@ def _summary(report: Report) -> str:
     return line
 
 
-def _finding(writer: _Writer, finding: Finding) -> None:
+def _finding(writer: _Writer, finding: Finding, live: bool) -> None:
     source = finding.source
     # The author edits the server's code, so its place comes first; the manifest's is kept
     # below as the finding's identity.
@@ -133,8 +133,8 @@ def _finding(writer: _Writer, finding: Finding) -> None:
     if finding.suggestion:
         writer.line(("      ", ""), ("help", HELP), (f": {clean(finding.suggestion)}", ""))
     if source:
-        writer.line(("      ", ""), (f"manifest: {clean(finding.file)}:{finding.line}:"
-                                     f"{finding.column} {clean(finding.pointer or '/')}", DIM))
+        place = manifest_place(finding.file, finding.line, finding.column, finding.pointer, live)
+        writer.line(("      ", ""), (f"manifest: {clean(place)}", DIM))
 
 
 def _statistics(report: Report, writer: _Writer) -> None:
@@ -152,6 +152,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
         _statistics(report, writer)
     else:
         tokens = {f.file: f for f in report.files}
+        live_servers = live_files(report)
         for file, in_file in groupby(report.findings, key=lambda f: f.file):
             group = list(in_file)
             summary = tokens.get(file)
@@ -168,7 +169,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
                     continue
                 writer.line(("  ", ""), (clean(tool) if tool else "(server)", BOLD))
                 for finding in of_tool:
-                    _finding(writer, finding)
+                    _finding(writer, finding, file in live_servers)
             if not options.quiet:
                 writer.line()
             writer.flush(out)  # a file at a time keeps memory flat on huge runs
