@@ -54,7 +54,7 @@ def _declared(tool: Tool, key: str) -> Any:
     return tool.annotations.declared.get(key) if tool.annotations is not None else None
 
 
-@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "advice", "add", "place"},
+@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "add", "place"},
        options={**EFFECT_OPTIONS,
                 "certain-read-verbs": {**WORDS, "default": [],
                                        "description": "Read verbs that, in both the name and "
@@ -77,20 +77,16 @@ def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
             certain = certainly_reads(tool, vocab, reading,
                                       frozenset(w.lower() for w in options["certain-read-verbs"]))
             yield Hit(pointer, {"effect": "only reads", "reason": reading.reason,
-                                "advice": "Declare \"annotations\": {\"readOnlyHint\": true}",
                                 "add": add, "place": place},
                       tool, severity=Severity.INFO, edits=edits if certain else ())
         return
     if read_only is None and destructive is None:
-        hint = "true" if reading.effect == "destructive" else "false"
         add, place, edits = add_members(
             tool, {"readOnlyHint": False, "destructiveHint": reading.effect == "destructive"})
         # For a destructive tool both hints are the spec's defaults: writing them changes no
         # client's behaviour and only documents it.  destructiveHint: false is a claim that
         # relaxes a client's caution, so it is suggested, never applied.
         yield Hit(pointer, {"effect": "changes state", "reason": reading.reason,
-                            "advice": "Declare \"annotations\": {\"readOnlyHint\": false, "
-                                      f"\"destructiveHint\": {hint}}}",
                             "add": add, "place": place},
                   tool, severity=Severity.WARNING,
                   edits=edits if reading.effect == "destructive" else ())
