@@ -216,6 +216,36 @@ def test_go_snapshot_findings_land_on_source_lines(at_root: Path) -> None:
         loc(f"{GO}/main.go", 20, 3, 20, 71)
 
 
+def test_annotations_and_required_map_to_the_registration(tmp_path: Path, at_root: Path
+                                                          ) -> None:
+    export = ("Export the invoices of one month as CSV text, one invoice a line, newest first. "
+              "Fails when the month is in the future; use search_invoices to find single "
+              "invoices.")
+    month = {"type": "string", "description": "The month, like 2024-05."}
+    tools = [
+        {"name": "export_invoices", "description": export,
+         "inputSchema": {"type": "object", "properties": {"month": month},
+                         "required": ["month", "months"]},
+         "annotations": {"readonlyHint": True}},
+        {"name": "get_invoice", "description": "Get invoice.",
+         "inputSchema": {"type": "object", "properties": {"invoice_id": {"type": "string"}}},
+         "annotations": {"readOnlyHint": "yes"}},
+    ]
+    snapshot = tmp_path / "invoices.json"
+    snapshot.write_text(json.dumps({"tools": tools}, indent=2))
+    file = "fixtures/sources/python_server/server.py"
+    got = located(lint(snapshot, "fixtures/sources/python_server"))
+    # A misspelt hint: the annotations= argument of the decorator.
+    assert got[("SPEC011", "export_invoices", "/tools/0/annotations/readonlyHint")] == \
+        loc(file, 60, 23, 60, 82)
+    # A required entry naming no property: the registration (it has no declaration).
+    assert got[("SPEC007", "export_invoices", "/tools/0/inputSchema/required/1")] == \
+        loc(file, 59, 1, 60, 83)
+    # get_invoice declares no annotations in source: its decorator is where they would go.
+    assert got[("SPEC012", "get_invoice", "/tools/1/annotations/readOnlyHint")] == \
+        loc(file, 38, 1, 38, 12)
+
+
 def test_a_static_snapshot_is_mapped_only_with_source(at_root: Path) -> None:
     report = lint(f"{TS}/snapshot.json", None)
     assert report.findings and all(f.source is None for f in report.findings)

@@ -134,3 +134,18 @@ def test_live_default_is_the_work_tree_of_the_cwd(tmp_path: Path,
     got = by_key(result.stdout)
     assert got[("DESC001", "get_invoice", "/tools/1/description")]["source"] == \
         span("server.py", 40, 5, 40, 23)
+
+
+def test_servers_from_a_client_config_map_to_the_work_tree(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "fixtures" / "sources" / "python_server", repo / "srv")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    config = {"mcpServers": {"invoices": {"command": PY, "args": ["srv/server.py"]}}}
+    (repo / ".mcp.json").write_text(json.dumps(config))
+    monkeypatch.chdir(repo)
+    result = check("--format", "json", "--allow-exec", ".mcp.json")
+    got = by_key(result.stdout)
+    assert got[("PARAM001", "search_invoices", "/tools/0/inputSchema/properties/sort")][
+        "source"] == span("srv/server.py", 30, 5, 30, 79)
