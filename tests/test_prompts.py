@@ -7,9 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from mcplint.engine.registry import builtin_checks
 from mcplint.live.loading import LiveOptions
 from mcplint.live.targets import command_line_targets
+from mcplint.loaders.jsonsource import parse_json
+from mcplint.loaders.manifest import build_manifest
 from mcplint.run import Report, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,3 +74,32 @@ def test_malformed_lists_do_not_break_the_rules(tmp_path: Path) -> None:
         ("PRMT001", "/prompts/3"),
         ("PRMT002", "/prompts/3/arguments/1"),
     ]
+
+
+NAME_PARTS = ["get", "Get", "report", "reports", "repor", "summary", "summry", "log", "logs",
+              "_", "-", "x", "daily", "Daily"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(NAME_PARTS), min_size=1, max_size=4).map("".join),
+                min_size=2, max_size=12))
+def test_near_duplicate_prompts_match_comparing_every_pair(names: list[str]) -> None:
+    # The rule compares each name only with earlier names it shares a key with; it must report
+    # exactly what comparing it with every earlier name reports.
+    from mcplint.checks.prompts import _near
+
+    expected = []
+    for position, name in enumerate(names):
+        for earlier in names[:position]:
+            reason = _near(earlier, name, 6)
+            if reason and earlier != name:
+                expected.append((position, earlier, reason))
+                break
+    manifest_text = json.dumps({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s"},
+                                "tools": [], "prompts": [{"name": n} for n in names]})
+    loaded = build_manifest("names.json", parse_json(manifest_text))[0]
+    assert loaded is not None
+    check = builtin_checks()["near-duplicate-prompt-names"]
+    hits = check.fn(loaded, None, {"one-letter-min-length": 6})
+    assert [(int(h.pointer.split("/")[2]), h.fields["first"], h.fields["reason"])
+            for h in hits] == expected

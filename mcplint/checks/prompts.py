@@ -153,20 +153,41 @@ def _near(first: str, second: str, min_length: int) -> str | None:
            "description": "Shorter names are not compared letter by letter."}})
 def near_duplicate_prompt_names(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
                                 ) -> Iterator[Hit]:
+    min_length = options["one-letter-min-length"]
     for key in ("prompts", "resources", "resourceTemplates"):
-        seen: list[tuple[str, str]] = []
+        seen: list[str] = []
+        index: dict[tuple[str, Any], list[int]] = {}
         for pointer, entry in entries(manifest, key):
             name = entry.get("name")
             if not isinstance(name, str) or not name:
                 continue
-            for earlier, _ in seen:
-                reason = _near(earlier, name, options["one-letter-min-length"])
+            keys = _near_keys(name, min_length)
+            candidates = sorted({i for k in keys for i in index.get(k, ())})
+            for i in candidates:
+                earlier = seen[i]
+                reason = _near(earlier, name, min_length)
                 if reason and earlier != name:
                     yield Hit(join_pointer(pointer, "name"), {
                         "kind": _KINDS[key].lower() + "s", "first": earlier, "second": name,
                         "reason": reason})
                     break
-            seen.append((name, pointer))
+            for k in keys:
+                index.setdefault(k, []).append(len(seen))
+            seen.append(name)
+
+
+def _near_keys(name: str, min_length: int) -> set[tuple[str, Any]]:
+    """Keys two names share whenever ``_near`` can pair them, so each name is compared only
+    with the earlier names it shares a key with, not with all of them (a server may list
+    thousands of resources).  Names one edit apart share the name with one letter deleted
+    (or one is the other with one deleted)."""
+    words = split_name(name)
+    keys: set[tuple[str, Any]] = {("words", words), ("singular", tuple(singular(w) for w in words))}
+    if len(name) >= min_length:
+        lower = name.lower()
+        keys.add(("letters", lower))
+        keys.update(("letters", lower[:i] + lower[i + 1:]) for i in range(len(lower)))
+    return keys
 
 
 CHECKS = (vague_prompt, vague_resource, undocumented_prompt_argument,
