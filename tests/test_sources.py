@@ -296,6 +296,54 @@ def test_a_definition_with_another_description_is_not_used(tmp_path: Path,
                "another description" in note for note in report.notes)
 
 
+SERVER = '''@mcp.tool()
+def close_ticket(ticket_id: str) -> str:
+    """Close a ticket."""
+'''
+COPY = '''TOOL = {"name": "close_ticket", "description": "Close a ticket.",
+        "inputSchema": {"type": "object", "properties": {"ticket_id": {"type": "string"}}}}
+'''
+
+
+def _ticket_tree(tmp_path: Path, files: dict[str, str]) -> Report:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    tool = {"name": "close_ticket", "description": "Close a ticket.",
+            "inputSchema": {"type": "object", "properties": {"ticket_id": {"type": "string"}}}}
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": [tool]}))
+    return run([str(tmp_path / "tools.json")], source_roots=SourceRoots(tmp_path, tmp_path))
+
+
+def test_copies_in_tests_do_not_make_a_tool_ambiguous(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    report = _ticket_tree(tmp_path, {"src/server.py": SERVER, "tests/test_server.py": COPY,
+                                     "src/server.test.ts": COPY.replace("TOOL =", "const t =")})
+    safe = next(f for f in report.findings if f.code == "SAFE002")
+    assert safe.source == loc("src/server.py", 2, 5, 2, 17)
+    assert report.notes == ()
+
+
+def test_a_registration_is_not_passed_over_for_a_literal(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.chdir(tmp_path)
+    # The registered tool says something else (the snapshot is stale); the data literal that
+    # agrees is a copy, so nothing is mapped.
+    report = _ticket_tree(tmp_path, {"src/server.py": SERVER.replace("Close a", "Shut a"),
+                                     "src/data.py": COPY})
+    assert all(f.source is None for f in report.findings)
+    assert report.notes == (f"{tmp_path / 'tools.json'}: tool \"close_ticket\" is defined at "
+                            "src/server.py:2, but with another description than the manifest's "
+                            "(another server, or a stale snapshot?); its findings keep the "
+                            "manifest location",)
+    # With no registration at all, the literal is the definition (a low-level server).
+    (tmp_path / "src" / "server.py").unlink()
+    safe = next(f for f in _ticket_tree(tmp_path, {}).findings if f.code == "SAFE002")
+    assert safe.source == loc("src/data.py", 1, 17, 1, 31)
+
+
 def test_an_unrelated_tree_maps_nothing(at_root: Path) -> None:
     report = lint(f"{TS}/snapshot.json", "mcplint")
     assert all(f.source is None for f in report.findings)
@@ -312,7 +360,8 @@ def test_the_corpus_against_this_repository_maps_nothing(at_root: Path) -> None:
     report = lint(corpus, ".")
     assert report.findings
     assert [f for f in report.findings if f.source is not None] == []
-    assert any('tool "ping" is defined in ' in note for note in report.notes)
+    assert any('kubernetes.json: tool "ping" is defined at fixtures/servers/fault_cursor_loop.py:7,'
+               " but with another description" in note for note in report.notes)
 
 
 # --- Walking the tree ------------------------------------------------------------------------

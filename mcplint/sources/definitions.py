@@ -26,6 +26,9 @@ class Definition:
     description_at: SourceLocation | None = None
     annotations_at: SourceLocation | None = None
     params: Mapping[str, SourceLocation] = field(default_factory=dict, compare=False)
+    # False for a bare data literal (``{"name": ..., "inputSchema": ...}``): that is how
+    # low-level servers write tools, but also how tests and docs copy them.
+    registration: bool = True
 
     @property
     def file(self) -> str:

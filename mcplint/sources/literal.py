@@ -461,7 +461,7 @@ def _tool_object(src: _Source, key_index: int) -> Definition | None:
             params = _keys(src, props[1])
     close = src.partner.get(opener, opener)
     return Definition(named[0], src.span(opener, close), named[1], description,
-                      description_at, annotations_at, params)
+                      description_at, annotations_at, params, registration=False)
 
 
 def _enclosing(src: _Source, index: int) -> int | None:

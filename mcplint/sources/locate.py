@@ -5,6 +5,11 @@ name, or exactly one of several also carries its description.  A definition whos
 description differs from the manifest's is some other tool of the same name (another server
 in the tree, a stale snapshot) and is not used.  Everything else keeps the manifest location,
 with a note saying why.
+
+Definitions are weighed in tiers, and only the first tier that has any is considered:
+registrations in the server's code, then bare data literals there, then anything in tests
+(which copy tools to check them).  A copy in a test never makes a server's tool ambiguous, and
+a registration that disagrees is never passed over for a literal that happens to agree.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from mcplint.findings import Finding, SourceLocation
 from mcplint.model import Manifest, Tool
 from mcplint.sources.definitions import Definition, same_text
 from mcplint.sources.index import SourceIndex, build_index
-from mcplint.sources.walk import shown
+from mcplint.sources.walk import is_test_path, shown
 
 _LISTED = 8  # names or places a note lists before "and N more"
 
@@ -41,17 +46,29 @@ def _agrees(definition: Definition, tool: Tool) -> bool:
     return same_text(definition.description, tool.description or "")
 
 
+def _tier(definition: Definition) -> int:
+    if is_test_path(definition.file):
+        return 2
+    return 0 if definition.registration else 1
+
+
+def _first_tier(candidates: Sequence[Definition]) -> list[Definition]:
+    best = min(_tier(d) for d in candidates)
+    return [d for d in candidates if _tier(d) == best]
+
+
 def locate_tools(manifest: Manifest, index: SourceIndex) -> Located:
     found: dict[str, tuple[Tool, Definition]] = {}
     notes: list[str] = []
     missing: list[str] = []
     where = f"under {shown(index.root)}"
     for tool in manifest.tools:
-        candidates = index.by_name.get(tool.name, ()) if tool.name else ()
-        if not candidates:
+        defined = index.by_name.get(tool.name, ()) if tool.name else ()
+        if not defined:
             if tool.name:
                 missing.append(tool.name)
             continue
+        candidates = _first_tier(defined)
         agreeing = [d for d in candidates if _agrees(d, tool)]
         if len(agreeing) == 1:
             found[tool.pointer] = (tool, agreeing[0])

@@ -267,8 +267,8 @@ def _schema_params(module: _Module, schema: ast.expr | None) -> dict[str, Source
     return params
 
 
-def _explicit_tool(module: _Module, node: ast.AST, fields: Mapping[str, ast.expr]
-                   ) -> Definition | None:
+def _explicit_tool(module: _Module, node: ast.AST, fields: Mapping[str, ast.expr],
+                   registration: bool = True) -> Definition | None:
     """``Tool(name=..., ...)`` or ``{"name": ..., "inputSchema": ...}``."""
     name, where = module.text(fields.get("name"))
     if name is None or where is None:
@@ -286,6 +286,7 @@ def _explicit_tool(module: _Module, node: ast.AST, fields: Mapping[str, ast.expr
         description_at=module.span(described) if described is not None else None,
         annotations_at=module.span(annotations) if annotations is not None else None,
         params=_schema_params(module, fields.get("inputSchema") or fields.get("input_schema")),
+        registration=registration,
     )
 
 
@@ -320,7 +321,7 @@ def _definitions(module: _Module, tree: ast.Module) -> Iterator[Definition]:
         elif isinstance(node, ast.Dict):
             fields = _dict_fields(node)
             if "name" in fields and ("inputSchema" in fields or "input_schema" in fields):
-                found = _explicit_tool(module, node, fields)
+                found = _explicit_tool(module, node, fields, registration=False)
         if found is not None:
             yield found
 

@@ -8,6 +8,7 @@ next to ``src/index.ts``) and would make every tool look defined twice.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,18 @@ class SourceFile:
     path: Path  # as opened
     shown: str  # as findings name it: relative to the cwd when under it, else absolute
     language: str
+
+
+_TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "testdata", "testing", "spec", "e2e"})
+_TEST_FILE = re.compile(r"(^test_.*\.py|_test\.(py|go)|^conftest\.py"
+                        r"|\.(test|spec)\.[cm]?[jt]sx?)$")
+
+
+def is_test_path(shown: str) -> bool:
+    """Whether a file is a test: tests copy tool definitions to check them, they do not
+    serve them."""
+    parts = re.split(r"[\\/]", shown)
+    return bool(_TEST_FILE.search(parts[-1])) or any(p in _TEST_FOLDERS for p in parts[:-1])
 
 
 def _skipped_file(name: str) -> bool:
