@@ -257,10 +257,15 @@ class _Source:
         self.tokens = _Scanner(text, go).scan()
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.partner: dict[int, int] = {}
+        # The innermost open bracket around each `inputSchema` key, found in the same pass
+        # (looking back from each key would be quadratic in a large file).
+        self.holder: dict[int, int] = {}
         stack: list[int] = []
         pairs = {")": "(", "]": "[", "}": "{"}
         for index, token in enumerate(self.tokens):
             if token.kind != PUNCT:
+                if token.kind == ID and token.text == "inputSchema" and stack:
+                    self.holder[index] = stack[-1]
                 continue
             if token.text in "([{":
                 stack.append(index)
@@ -465,19 +470,9 @@ def _tool_object(src: _Source, key_index: int) -> Definition | None:
 
 
 def _enclosing(src: _Source, index: int) -> int | None:
-    """The ``{`` whose object holds the token at ``index`` directly."""
-    depth = 0
-    for back in range(index - 1, -1, -1):
-        token = src.tokens[back]
-        if token.kind != PUNCT:
-            continue
-        if token.text in ")]}":
-            depth += 1
-        elif token.text in "([{":
-            if depth == 0:
-                return back if token.text == "{" else None
-            depth -= 1
-    return None
+    """The ``{`` whose object holds the ``inputSchema`` key at ``index`` directly."""
+    opener = src.holder.get(index)
+    return opener if opener is not None and src.is_punct(opener, "{") else None
 
 
 def _go_definitions(src: _Source) -> Iterator[Definition]:
