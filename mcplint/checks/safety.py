@@ -54,7 +54,7 @@ def _declared(tool: Tool, key: str) -> Any:
     return tool.annotations.declared.get(key) if tool.annotations is not None else None
 
 
-@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "add", "place"},
+@check("missing-annotations", Target.TOOL, fields={"effect", "reason", "advice", "add", "place"},
        options={**EFFECT_OPTIONS,
                 "certain-read-verbs": {**WORDS, "default": [],
                                        "description": "Read verbs that, in both the name and "
@@ -68,6 +68,7 @@ def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
     read_only = _declared(tool, "readOnlyHint")
     destructive = _declared(tool, "destructiveHint")
     pointer = tool.annotations.pointer if tool.annotations is not None else tool.pointer
+    # "advice" stays for user packs' messages; the rule itself words "add" in its suggestion.
     if reading.effect == "read":
         # A deliberate readOnlyHint: false is a statement, not an omission.
         if read_only is None:
@@ -77,7 +78,7 @@ def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
             certain = certainly_reads(tool, vocab, reading,
                                       frozenset(w.lower() for w in options["certain-read-verbs"]))
             yield Hit(pointer, {"effect": "only reads", "reason": reading.reason,
-                                "add": add, "place": place},
+                                "advice": f"Declare {add}", "add": add, "place": place},
                       tool, severity=Severity.INFO, edits=edits if certain else ())
         return
     if read_only is None and destructive is None:
@@ -87,7 +88,7 @@ def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
         # client's behaviour and only documents it.  destructiveHint: false is a claim that
         # relaxes a client's caution, so it is suggested, never applied.
         yield Hit(pointer, {"effect": "changes state", "reason": reading.reason,
-                            "add": add, "place": place},
+                            "advice": f"Declare {add}", "add": add, "place": place},
                   tool, severity=Severity.WARNING,
                   edits=edits if reading.effect == "destructive" else ())
 

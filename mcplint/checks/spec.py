@@ -22,7 +22,7 @@ _STRING_LIST = {"type": "array", "items": {"type": "string"}}
 @check(
     "name-pattern",
     Target.TOOL,
-    fields={"name", "problem", "rename"},
+    fields={"name", "problem", "suggestion", "rename"},
     options={
         "characters": {"type": "string", "default": r"A-Za-z0-9_.\-",
                        "description": "The characters a name may use, as the body of a regular "
@@ -36,7 +36,10 @@ def name_pattern(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
     if not isinstance(raw, str) or not raw:
         yield Hit(
             tool.child("name") if "name" in tool.raw else tool.pointer,
-            {"name": "" if raw is None else str(raw), "problem": "is missing or not a string"},
+            # "suggestion" is kept for user packs' messages; the rule's own suggestion
+            # template uses "rename", which only a real name has.
+            {"name": "" if raw is None else str(raw), "problem": "is missing or not a string",
+             "suggestion": "a name such as search_orders"},
             tool,
         )
         return
@@ -55,7 +58,7 @@ def name_pattern(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
     plain = plain if len(plain) == len(unicodedata.normalize("NFKC", raw)) else raw
     fixed = "".join(c if allowed.fullmatch(c) else "_" for c in plain)
     fixed = re.sub("_+", "_", fixed).strip("_")[:max_length] or "tool"
-    fields = {"name": raw, "problem": " and ".join(problems)}
+    fields = {"name": raw, "problem": " and ".join(problems), "suggestion": fixed}
     # A rename onto another tool's name would trade this finding for a duplicate.
     if fixed not in ctx.manifest.tools_by_name:
         fields["rename"] = fixed
