@@ -106,10 +106,11 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
         return
     if (named and options["name-only"] and not listing and not offers_examples(text)
             and not mentions(text, options["free-form-words"])):
-        # No values to propose, so no suggestion: the message says what is wrong.
+        # No values to propose, so no "place" and no suggestion; "enum" stays for user packs'
+        # messages, which every hit of this check has always filled.
         yield Hit(param.pointer, {"param": param.path,
-                                  "signal": f'is named for a fixed set of values ("{words[-1]}")'},
-                  tool)
+                                  "signal": f'is named for a fixed set of values ("{words[-1]}")',
+                                  "enum": '["…", "…"] (the values it accepts)'}, tool)
 
 
 # A sentence that opens with a short label and a colon lists what the label names
@@ -131,11 +132,11 @@ def _enum_hit(param: Parameter, tool: Tool, signal: str, values: Sequence[str],
     """The enum the prose lists, where it belongs.  A comma-separated string takes several
     values at once, which an enum would reject, so it gets no suggestion; --fix applies the
     enum only when the list is certain and the schema is plain."""
-    fields = {"param": param.path, "signal": signal}
+    fields = {"param": param.path, "signal": signal, "enum": enum_json(values)}
     found = enum_place(param) if single else None
     if found is None:
         if single:
-            fields |= {"enum": enum_json(values), "place": f'the schema of "{param.path}"'}
+            fields["place"] = f'the schema of "{param.path}"'
         return Hit(param.pointer, fields, tool)
     place, nullable = found
     enum = enum_json(values, nullable)
