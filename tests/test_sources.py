@@ -125,6 +125,27 @@ def café(é: str):
     assert python_definitions("broken.py", "def (:\n") == []
 
 
+def test_names_from_enum_members_as_the_reference_servers_write_them() -> None:
+    text = '''class GitTools(StrEnum):
+    STATUS = "git_status"
+class ToolNames(str, Enum):
+    GET_TIME = "get_current_time"
+TOOLS = [
+    Tool(name=GitTools.STATUS, description="Shows the working tree status",
+         inputSchema=GitStatus.model_json_schema()),
+    Tool(name=ToolNames.GET_TIME.value, description="Get the current time",
+         inputSchema={"type": "object", "properties": {"timezone": {"type": "string"}}}),
+    Tool(name=ToolNames.MISSING.value, description="Unknown member: no name, no tool"),
+]
+'''
+    status, time = python_definitions("x.py", text)
+    assert (status.name, status.name_at) == ("git_status", loc("x.py", 2, 14, 2, 26))
+    assert status.site == loc("x.py", 6, 5, 7, 52)
+    assert status.params == {}  # a schema computed from a model: findings use the site
+    assert (time.name, time.name_at) == ("get_current_time", loc("x.py", 4, 16, 4, 34))
+    assert time.params == {"timezone": loc("x.py", 9, 56, 9, 86)}
+
+
 # --- TypeScript/JavaScript and Go, by literal search ----------------------------------------
 
 

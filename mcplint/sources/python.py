@@ -64,8 +64,8 @@ class _Module:
             return None, node
         if isinstance(node, ast.Constant):
             return (node.value if isinstance(node.value, str) else None), node
-        if isinstance(node, ast.Name):
-            value = self.constants.get(node.id)
+        if isinstance(node, ast.Name | ast.Attribute):
+            value = self.constants.get(_dotted(node))
             if value is None:
                 return None, node
             return self.text(value, depth + 1)
@@ -98,28 +98,50 @@ class _Module:
         return None, node
 
 
+def _dotted(node: ast.expr) -> str:
+    """``NAME``, or ``Class.MEMBER`` (``.value`` dropped: an enum member's value is the
+    literal assigned to it), as constants are keyed; "" for anything else."""
+    if isinstance(node, ast.Attribute) and node.attr == "value":
+        node = node.value
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return ""
+
+
+def _assignments(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.expr]]:
+    for statement in body:
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, ast.Name):
+                yield prefix + target.id, value
+
+
 def _module(file: str, text: str, tree: ast.Module) -> _Module:
     constants: dict[str, ast.expr] = {}
     reassigned: set[str] = set()
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     redefined: set[str] = set()
+    # Module constants, and class-level ones: reference servers name their tools with an
+    # enum (`name=GitTools.STATUS`, `name=ToolNames.GET_TIME.value`).
+    bindings = list(_assignments(tree.body, ""))
     for statement in tree.body:
-        if isinstance(statement, ast.Assign):
-            targets, value = statement.targets, statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            targets, value = [statement.target], statement.value
+        if isinstance(statement, ast.ClassDef):
+            bindings.extend(_assignments(statement.body, statement.name + "."))
         elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             if statement.name in functions:
                 redefined.add(statement.name)
             functions[statement.name] = statement
-            continue
-        else:
-            continue
-        for target in targets:
-            if isinstance(target, ast.Name):
-                if target.id in constants:
-                    reassigned.add(target.id)
-                constants[target.id] = value
+    for key, value in bindings:
+        if key in constants:
+            reassigned.add(key)
+        constants[key] = value
     # A name bound twice has no single value; leave it computed rather than pick one.
     return _Module(
         file,
