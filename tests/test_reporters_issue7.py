@@ -534,3 +534,22 @@ def test_a_live_python_server_is_reported_at_its_docstring(monkeypatch: pytest.M
     text = CliRunner().invoke(main, [*args, "--no-color"]).stdout
     assert (f"    {server}:40:5  info     DESC001 vague-description\n" in text)
     assert "      manifest: snapshot of live server server.py, /tools/1/description\n" in text
+
+
+def test_fixes_are_offered_only_where_check_fix_can_write_them() -> None:
+    # A live server's snapshot and standard input are no files --fix could rewrite.
+    enum = next(f for f in _findings() if f.code == "PARAM001")
+    for file, live in (("server.py", True), ("-", False)):
+        finding = Finding(enum.code, enum.name, enum.severity, enum.message, file,
+                          enum.pointer, enum.line, enum.column, enum.tool,
+                          suggestion=enum.suggestion, fix=enum.fix)
+        report = Report((finding,), (), (FileSummary(file, 1, 60, live=live),), "")
+        text = _render("text", report, color=False)
+        assert f"    {file}:9:11  warning  PARAM001 closed-set-without-enum\n" in text
+        assert "fixable" not in text and "help: Add" in text
+        for fmt, marker in (("github", "Safe fix"), ("junit", "fix: "),
+                            ("markdown", "Safe fix"), ("html", 'class="fix"')):
+            out = _render(fmt, report)
+            assert marker not in out, fmt
+            assert "Suggestion" in out or "help: " in out or "suggestion" in out, fmt
+        assert json.loads(_render("json", report))["findings"][0]["fix"] is not None

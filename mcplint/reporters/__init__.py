@@ -39,6 +39,11 @@ def live_files(report: Report) -> frozenset[str]:
     return frozenset(f.file for f in report.files if f.live)
 
 
+def unfixable_files(report: Report) -> frozenset[str]:
+    """Files ``check --fix`` cannot write: live servers and standard input."""
+    return live_files(report) | {"-"}
+
+
 def manifest_place(file: str, line: int, column: int, pointer: str, live: bool) -> str:
     """The manifest place of a finding that also has a source location, said so a live
     server's snapshot line is not mistaken for a line of a file of the same name."""

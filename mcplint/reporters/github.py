@@ -19,6 +19,7 @@ from mcplint.reporters import (
     manifest_place,
     markdown,
     printable,
+    unfixable_files,
 )
 from mcplint.reporters.sarif import on_disk
 from mcplint.run import Report
@@ -93,11 +94,11 @@ def write_step_summary(report: Report, path: str) -> None:
         pass
 
 
-def _message(finding: Finding, root: Path, live: bool) -> str:
+def _message(finding: Finding, root: Path, live: bool, can_fix: bool) -> str:
     message = finding.message
     if finding.suggestion:
         message += f"\n\nSuggestion: {finding.suggestion}"
-    if finding.fix:
+    if finding.fix and can_fix:
         message += f"\n\nSafe fix: {finding.fix.description} (`mcplint check --fix`)."
     if finding.source:
         file = finding.file if live else relative_file(finding.file, root)
@@ -109,13 +110,14 @@ def _message(finding: Finding, root: Path, live: bool) -> str:
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     root = _root()
     live_servers = live_files(report)
+    unfixable = unfixable_files(report)
     for error in report.errors:
         out.write(annotation("error", error.message, relative_file(error.file, root),
                              error.line, error.column, "mcplint input error") + "\n")
     for finding in report.findings:
         title = f"{finding.code} {finding.name}"
         live = finding.file in live_servers
-        message = _message(finding, root, live)
+        message = _message(finding, root, live, finding.file not in unfixable)
         source = finding.source
         if source:
             # GitHub shows an annotation only on a line of the pull request's diff, and the

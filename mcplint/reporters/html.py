@@ -20,7 +20,7 @@ from typing import TextIO
 
 from mcplint import __version__
 from mcplint.findings import Finding, ParameterSummary, RuleInfo, Severity
-from mcplint.reporters import ReportOptions
+from mcplint.reporters import ReportOptions, unfixable_files
 from mcplint.run import FileSummary, Report
 
 # The report does not carry rule options yet, so the budgets drawn are the defaults of COST002
@@ -261,6 +261,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
         chart=_chart(servers),
         rules=_rule_docs(report, report.findings),
         input_errors=list(report.errors),
+        unfixable=unfixable_files(report),
         css=css,
         script=script,
         csp=csp,

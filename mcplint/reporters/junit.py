@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import TextIO
 
 from mcplint.findings import Finding, InputError, Severity
+from mcplint.loaders.files import STDIN
 from mcplint.reporters import ReportOptions, manifest_place
 from mcplint.run import FileSummary, Report
 
@@ -35,7 +36,7 @@ def _entry(finding: Finding, live: bool) -> str:
              f"{finding.message}")
     if finding.suggestion:
         entry += f"\n  help: {finding.suggestion}"
-    if finding.fix:
+    if finding.fix and not live and finding.file != STDIN:
         entry += f"\n  fix: {finding.fix.description} (mcplint check --fix)"
     if source:
         place = manifest_place(finding.file, finding.line, finding.column, finding.pointer, live)

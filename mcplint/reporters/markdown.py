@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from mcplint.findings import Finding, Severity
-from mcplint.reporters import ReportOptions, printable
+from mcplint.reporters import ReportOptions, printable, unfixable_files
 from mcplint.run import Report
 
 ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
@@ -137,7 +137,7 @@ def _where(finding: Finding) -> str:
     return f"{code(f'{source.file}:{source.line}:{source.column}')} (manifest line {finding.line})"
 
 
-def _finding_item(finding: Finding) -> str:
+def _finding_item(finding: Finding, can_fix: bool = True) -> str:
     first, _, rest = finding.message.partition("\n")
     item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
             f"{text(finding.name)}, {_where(finding)}: {text(first)}")
@@ -149,7 +149,7 @@ def _finding_item(finding: Finding) -> str:
         item += f"\n\n  {fence}diff\n{body}\n  {fence}\n"
     if finding.suggestion:
         item += f"\n  - **Suggestion:** {text(finding.suggestion)}"
-    if finding.fix:
+    if finding.fix and can_fix:
         item += (f"\n  - **Safe fix:** {text(finding.fix.description)} "
                  f"({code('mcplint check --fix')})")
     return item.rstrip("\n")
@@ -164,6 +164,7 @@ def _by_tool(findings: Sequence[Finding]) -> dict[str | None, list[Finding]]:
 
 def findings_section(report: Report, max_chars: int = MAX_CHARS) -> str:
     collapse = len(report.findings) > COLLAPSE_ABOVE
+    unfixable = unfixable_files(report)
     parts: list[str] = []
     size = 0
     shown = 0
@@ -175,7 +176,7 @@ def findings_section(report: Report, max_chars: int = MAX_CHARS) -> str:
         header = f"### {code(file)}"
         blocks = []
         for tool, found in _by_tool(in_file).items():
-            items = "\n".join(_finding_item(f) for f in found)
+            items = "\n".join(_finding_item(f, file not in unfixable) for f in found)
             label = tool if tool is not None else "(server)"
             if collapse:
                 block = (f"<details><summary>{html_code(label)}: {_counts(found)}</summary>"

@@ -16,7 +16,13 @@ from itertools import groupby
 from typing import TextIO
 
 from mcplint.findings import Finding, Severity
-from mcplint.reporters import ReportOptions, live_files, manifest_place, printable
+from mcplint.reporters import (
+    ReportOptions,
+    live_files,
+    manifest_place,
+    printable,
+    unfixable_files,
+)
 from mcplint.run import Report
 
 # SGR parameters of each style; a terminal with only 8 colours shows these as well as any.
@@ -97,8 +103,8 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def fixable(findings: Iterable[Finding]) -> int:
-    return sum(1 for f in findings if f.fix is not None)
+def fixable(findings: Iterable[Finding], unfixable: frozenset[str]) -> int:
+    return sum(1 for f in findings if f.fix is not None and f.file not in unfixable)
 
 
 def _summary(report: Report) -> str:
@@ -119,13 +125,13 @@ def _summary(report: Report) -> str:
     return line
 
 
-def _finding(writer: _Writer, finding: Finding, live: bool) -> None:
+def _finding(writer: _Writer, finding: Finding, live: bool, can_fix: bool) -> None:
     source = finding.source
     # The author edits the server's code, so its place comes first; the manifest's is kept
     # below as the finding's identity.
     where = (f"{source.file}:{source.line}:{source.column}" if source
              else f"{finding.file}:{finding.line}:{finding.column}")
-    code = f"{finding.code} {FIXABLE}" if finding.fix is not None else finding.code
+    code = f"{finding.code} {FIXABLE}" if can_fix and finding.fix is not None else finding.code
     writer.line((f"    {clean(where)}  ", ""), (f"{finding.severity.label:<7}",
                                                  STYLE[finding.severity]),
                 ("  ", ""), (code, BOLD), (" ", ""), (finding.name, DIM))
@@ -153,6 +159,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     else:
         tokens = {f.file: f for f in report.files}
         live_servers = live_files(report)
+        unfixable = unfixable_files(report)
         for file, in_file in groupby(report.findings, key=lambda f: f.file):
             group = list(in_file)
             summary = tokens.get(file)
@@ -169,13 +176,13 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
                     continue
                 writer.line(("  ", ""), (clean(tool) if tool else "(server)", BOLD))
                 for finding in of_tool:
-                    _finding(writer, finding, file in live_servers)
+                    _finding(writer, finding, file in live_servers, file not in unfixable)
             if not options.quiet:
                 writer.line()
             writer.flush(out)  # a file at a time keeps memory flat on huge runs
     if not options.quiet:
         writer.line((_summary(report), ""))
-        count = fixable(report.findings)
+        count = fixable(report.findings, unfixable_files(report))
         if count:
             writer.line((f"{FIXABLE} {count} fixable with `mcplint check --fix`.", ""))
         if report.token_method:
