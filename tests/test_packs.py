@@ -40,3 +40,12 @@ def test_a_plain_static_lint_does_not_import_jsonschema() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout
     assert out.strip().splitlines()[-1] == "False"
+
+
+def test_a_message_field_a_hit_leaves_out_shows_as_its_placeholder() -> None:
+    # name-pattern supplies "rename" only when a conventional name is free; a user pack whose
+    # message uses it must not crash the run on the other hits.
+    rules = load_packs(builtin_checks())
+    rule = rules["NAME002"]
+    custom = type(rule)(**{**rule.__dict__, "message": "Call it {rename} ({tool})."})
+    assert custom.render({"tool": "getUser"}) == "Call it {rename} (getUser)."

@@ -106,7 +106,9 @@ class Rule:
     suggestion: str | None = None
 
     def render(self, fields: Mapping[str, Any]) -> str:
-        return self.message.format_map(fields)
+        # A check may leave out a field it has nothing for (``rename`` when no name is free);
+        # a user's message that uses it shows the placeholder instead of failing the run.
+        return self.message.format_map(_Lenient(fields))
 
     def render_suggestion(self, fields: Mapping[str, Any]) -> str | None:
         """The concrete fix, or None when this hit lacks what the template needs (a check
@@ -117,6 +119,11 @@ class Rule:
             return self.suggestion.format_map(fields)
         except KeyError:
             return None
+
+
+class _Lenient(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
 
 
 def builtin_pack_dir() -> Traversable:
