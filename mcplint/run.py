@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mcplint.config import Config, ConfigError, discover, parse_config
 from mcplint.engine.linter import Linted, Linter, Selection
@@ -25,7 +25,10 @@ from mcplint.live.loading import LiveOptions
 from mcplint.loaders.clientconfig import ClientConfig, config_from_document
 from mcplint.loaders.files import STDIN, Loaded, Source, expand, load
 from mcplint.model import Manifest
-from mcplint.sources import SourceRoots, Target, locate_findings
+from mcplint.sources import SourceRoots
+
+if TYPE_CHECKING:
+    from mcplint.sources.locate import Target
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,8 @@ def run(
                       live: bool = False) -> None:
         nonlocal method
         if root is not None:
+            from mcplint.sources.locate import Target
+
             located.append(Target(manifest, root))
         linted = linter.lint(manifest)
         findings.extend(linted.findings)
@@ -158,6 +163,8 @@ def run(
                          if f.code not in rules)
     notes: list[str] = []
     if located:
+        from mcplint.sources.locate import locate_findings
+
         findings, notes = locate_findings(findings, located)
     return Report(tuple(findings), tuple(errors), tuple(files), method,
                   dict(sorted(rules.items())), tuple(notes))

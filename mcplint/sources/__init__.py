@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcplint.sources.locate import Target, locate_findings
 from mcplint.sources.walk import git_work_tree
 
-__all__ = ["SourceRoots", "Target", "git_work_tree", "locate_findings"]
+# The locators (mcplint.sources.locate and the parsers behind it) are imported by run() only
+# when there is a tree to search, so a lint without one does not pay for them.
+__all__ = ["SourceRoots", "git_work_tree"]
 
 
 @dataclass(frozen=True)
