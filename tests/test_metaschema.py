@@ -114,6 +114,10 @@ def test_plainly_valid_never_hides_an_error(schema: dict[str, Any], dialect: str
     {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 9}},
      "additionalProperties": False},
     {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+    # pydantic's shape: models under $defs, referenced from properties
+    {"type": "object", "properties": {"item": {"$ref": "#/$defs/Item"}},
+     "$defs": {"Item": {"type": "object", "properties": {"n": {"type": "integer"}}}}},
+    {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
 ])
 def test_plain_schemas_take_the_fast_path(schema: dict[str, Any]) -> None:
     assert plainly_valid(schema)
@@ -124,9 +128,11 @@ def test_plain_schemas_take_the_fast_path(schema: dict[str, Any]) -> None:
     {"required": ["a", "a"]},
     {"properties": {"a": {"minLength": -1}}},
     {"properties": {"a": {"minLength": True}}},
-    {"type": "object", "$ref": "#/$defs/x"},  # valid, but a keyword it does not check
+    {"type": "object", "if": {"required": ["a"]}},  # valid, but a keyword it does not check
     {"anyOf": []},
     {"items": [{"type": "string"}]},
+    {"$defs": {"Item": {"type": "strin"}}},
+    {"$ref": 5},
 ])
 def test_anything_else_goes_to_jsonschema(schema: dict[str, Any]) -> None:
     assert not plainly_valid(schema)

@@ -81,8 +81,11 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "enum": lambda v: isinstance(v, list), "examples": lambda v: isinstance(v, list),
     "const": _anything, "default": _anything,
     "required": _is_unique_strings,
-    "properties": _is_schema_map,
+    "properties": _is_schema_map, "$defs": _is_schema_map, "definitions": _is_schema_map,
+    # The metaschema checks a reference is a string; it does not follow it.
+    "$ref": _is_string,
     "items": _is_schema, "additionalProperties": _is_schema, "not": _is_schema,
+    "propertyNames": _is_schema,
     "anyOf": _is_schema_list, "oneOf": _is_schema_list, "allOf": _is_schema_list,
     "minimum": _is_number, "maximum": _is_number,
     "exclusiveMinimum": _is_number, "exclusiveMaximum": _is_number,
@@ -92,18 +95,19 @@ _CHECKS: dict[str, Callable[[Any], bool]] = {
     "uniqueItems": _is_bool, "readOnly": _is_bool, "writeOnly": _is_bool,
     "deprecated": _is_bool,
 }
-_SINGLE = ("items", "additionalProperties", "not")
+_SINGLE = ("items", "additionalProperties", "not", "propertyNames")
 _LISTS = ("anyOf", "oneOf", "allOf")
+_MAPS = ("properties", "$defs", "definitions")
 
 # Every keyword some metaschema of DIALECTS defines.  One of these that _CHECKS does not cover
 # ($ref, $defs, if/then/else, dependencies …) sends the schema to jsonschema; any other key is
 # ignored by the metaschemas, so it is ignored here.
 _DEFINED = frozenset({
     *_CHECKS, "$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef",
-    "$recursiveAnchor", "$ref", "$defs", "$vocabulary", "definitions", "dependencies",
+    "$recursiveAnchor", "$vocabulary", "dependencies",
     "dependentSchemas", "dependentRequired", "prefixItems", "contains", "minContains",
     "maxContains", "additionalItems", "unevaluatedItems", "unevaluatedProperties",
-    "patternProperties", "propertyNames", "if", "then", "else", "contentSchema",
+    "patternProperties", "if", "then", "else", "contentSchema",
 })
 
 
@@ -129,9 +133,8 @@ def plainly_valid(schema: Any, depth: int = 0) -> bool:
         for sub in schema.get(key, ()):
             if isinstance(sub, dict) and not plainly_valid(sub, depth + 1):
                 return False
-    properties = schema.get("properties")
-    if properties:
-        for sub in properties.values():
+    for key in _MAPS:
+        for sub in schema.get(key, {}).values():
             if isinstance(sub, dict) and not plainly_valid(sub, depth + 1):
                 return False
     return True
