@@ -445,21 +445,12 @@ def _tool_object(src: _Source, key_index: int) -> Definition | None:
     fields = src.entries(opener)
     if "name" not in fields or fields.get("inputSchema", (None,))[0] != key_index:
         return None
-    _key, start, end = fields["name"]
-    named = _name(src, start, end)
-    if named is None:
+    found = _literal_fields(src, fields, ("name", "description", "annotations"))
+    if found is None:
         return None
-    description: str | None = ""  # absent unless found: known, not computed
-    description_at = annotations_at = None
-    if "description" in fields:
-        _key, start, end = fields["description"]
-        description, _ = src.string(start, end)
-        description_at = src.span(start, end - 1)
-    if "annotations" in fields:
-        key, _start, end = fields["annotations"]
-        annotations_at = src.span(key, end - 1)
+    named, description, description_at, annotations_at = found
     params: dict[str, SourceLocation] = {}
-    _key, start, end = fields["inputSchema"]
+    _key, start, _end = fields["inputSchema"]
     if src.is_punct(start, "{"):
         props = src.entries(start).get("properties")
         if props is not None and src.is_punct(props[1], "{"):
@@ -540,23 +531,37 @@ def _go_tool_structs(src: _Source, type_index: int) -> Iterator[Definition]:
                 yield found
 
 
-def _go_tool_struct(src: _Source, opener: int, site_start: int) -> Definition | None:
-    fields = src.entries(opener)
-    if "Name" not in fields:
-        return None
-    _key, start, end = fields["Name"]
+def _literal_fields(
+    src: _Source, fields: dict[str, tuple[int, int, int]], keys: tuple[str, str, str]
+) -> tuple[tuple[str, SourceLocation], str | None, SourceLocation | None,
+           SourceLocation | None] | None:
+    """Name, description and annotations of a tool written as an object or struct literal
+    (the keys are ``name`` in TypeScript, ``Name`` in Go)."""
+    name_key, description_key, annotations_key = keys
+    _key, start, end = fields[name_key]
     named = _name(src, start, end)
     if named is None:
         return None
     description: str | None = ""  # absent unless found: known, not computed
     description_at = annotations_at = None
-    if "Description" in fields:
-        _key, start, end = fields["Description"]
+    if description_key in fields:
+        _key, start, end = fields[description_key]
         description, _ = src.string(start, end)
         description_at = src.span(start, end - 1)
-    if "Annotations" in fields:
-        key, _start, end = fields["Annotations"]
+    if annotations_key in fields:
+        key, _start, end = fields[annotations_key]
         annotations_at = src.span(key, end - 1)
+    return named, description, description_at, annotations_at
+
+
+def _go_tool_struct(src: _Source, opener: int, site_start: int) -> Definition | None:
+    fields = src.entries(opener)
+    if "Name" not in fields:
+        return None
+    found = _literal_fields(src, fields, ("Name", "Description", "Annotations"))
+    if found is None:
+        return None
+    named, description, description_at, annotations_at = found
     close = src.partner.get(opener, opener)
     return Definition(named[0], src.span(site_start, close), named[1], description,
                       description_at, annotations_at, {})
