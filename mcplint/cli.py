@@ -21,7 +21,7 @@ from mcplint.live.options import live_options
 from mcplint.reporters import FORMATS
 
 if TYPE_CHECKING:
-    from mcplint.engine.linter import Linter
+    from mcplint.engine.linter import Linter, Selection
     from mcplint.fixes.command import FixOutcome
     from mcplint.live.loading import LiveOptions
     from mcplint.reporters import Reporter, ReportOptions
@@ -146,16 +146,22 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     sys.exit(EXIT_ERROR if fixed is not None and fixed.failed else code)
 
 
+def _selection(select: tuple[str, ...], extend_select: tuple[str, ...],
+               ignore: tuple[str, ...]) -> Selection:
+    from mcplint.engine.linter import Selection
+
+    return Selection(select=_split(select) if select else None,
+                     extend_select=_split(extend_select), ignore=_split(ignore))
+
+
 def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
          preview: bool) -> FixOutcome:
     """Apply the safe fixes to the files among the targets, or print them as a diff."""
     from mcplint.config import ConfigError
-    from mcplint.engine.linter import Selection
     from mcplint.fixes.command import run_fixes
 
-    selection = Selection(select=_split(select) if select else None,
-                          extend_select=_split(extend_select), ignore=_split(ignore))
+    selection = _selection(select, extend_select, ignore)
     try:
         return run_fixes(targets, selection, config_path, bool(live.targets), preview=preview,
                          out=sys.stdout, err=sys.stderr)
@@ -169,15 +175,10 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
           source: Path | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
-    from mcplint.engine.linter import Selection
     from mcplint.run import run
     from mcplint.sources import SourceRoots
 
-    selection = Selection(
-        select=_split(select) if select else None,
-        extend_select=_split(extend_select),
-        ignore=_split(ignore),
-    )
+    selection = _selection(select, extend_select, ignore)
     try:
         return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
                    source_roots=SourceRoots.from_option(source, Path.cwd()))
