@@ -65,6 +65,11 @@ class Context:
             cached = self._tool_tokens[tool.index] = self.tokens.count(tool_text(tool.raw))
         return cached
 
+    def remember_tokens(self, counts: Iterable[tuple[Tool, int]]) -> None:
+        """Token counts made elsewhere (in a worker process) for tools of this manifest."""
+        for tool, count in counts:
+            self._tool_tokens[tool.index] = count
+
     @cached_property
     def total_tokens(self) -> int:
         return sum(self.tool_tokens(tool) for tool in self.manifest.tools)

@@ -11,6 +11,7 @@ from typing import Any
 from mcplint.checks.base import Context, GroupContext, Hit, Target
 from mcplint.config import Config, ConfigError, Override, matches_any
 from mcplint.engine.packs import PackError, Rule, load_packs, validate_options
+from mcplint.engine.parallel import run_spans
 from mcplint.engine.registry import RegistryError, builtin_checks, load_plugins
 from mcplint.engine.selection import SelectionError, check_selectors, resolve
 from mcplint.findings import Finding, Fix, Related, RuleInfo, Severity
@@ -166,23 +167,33 @@ class Linter:
             return self._lint_set(manifest)
         ctx = Context(manifest, self.tokens)
         base = self.ruleset(manifest.file)
-        findings: list[Finding] = []
+
+        def tools(start: int, end: int) -> tuple[list[Finding], list[int]]:
+            found: list[Finding] = []
+            for tool in manifest.tools[start:end]:
+                rules = self.ruleset(manifest.file, tool.name) if self.config.overrides else base
+                for active in rules.for_target(Target.TOOL):
+                    hits = active.rule.check.fn(tool, ctx, active.options)
+                    found.extend(self._findings(manifest, active, hits))
+                params = rules.for_target(Target.PARAMETER)
+                for parameter in tool.parameters if params else ():
+                    for active in params:
+                        hits = active.rule.check.fn(parameter, tool, ctx, active.options)
+                        found.extend(self._findings(manifest, active, hits))
+            # Token counts travel back with the findings: a worker counted them already.
+            return found, [ctx.tool_tokens(tool) for tool in manifest.tools[start:end]]
+
+        parts = run_spans(tools, len(manifest.tools))
+        findings = [finding for found, _ in parts for finding in found]
+        tool_tokens = tuple(count for _, counts in parts for count in counts)
+        # The whole-manifest rules run after the workers, with their token counts, so the
+        # budget rules do not count every tool a second time.
+        ctx.remember_tokens(zip(manifest.tools, tool_tokens, strict=True))
         for active in base.for_target(Target.SERVER) + base.for_target(Target.PAIR):
             hits = active.rule.check.fn(manifest, ctx, active.options)
             findings.extend(self._findings(manifest, active, hits, tool_filter=True))
-        for tool in manifest.tools:
-            rules = self.ruleset(manifest.file, tool.name) if self.config.overrides else base
-            for active in rules.for_target(Target.TOOL):
-                hits = active.rule.check.fn(tool, ctx, active.options)
-                findings.extend(self._findings(manifest, active, hits))
-            params = rules.for_target(Target.PARAMETER)
-            for parameter in tool.parameters if params else ():
-                for active in params:
-                    hits = active.rule.check.fn(parameter, tool, ctx, active.options)
-                    findings.extend(self._findings(manifest, active, hits))
         findings.sort(key=lambda f: f.sort_key)
-        return Linted(tuple(findings), ctx.total_tokens,
-                      tuple(ctx.tool_tokens(tool) for tool in manifest.tools))
+        return Linted(tuple(findings), sum(tool_tokens), tool_tokens)
 
     def _lint_set(self, manifest: Manifest) -> Linted:
         parts = [self.lint(part) for part in manifest.parts]

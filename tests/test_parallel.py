@@ -1,0 +1,57 @@
+"""A large manifest's tools are linted by forked workers; the result must not depend on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mcplint.config import Config
+from mcplint.engine import parallel
+from mcplint.engine.linter import Linter, Selection
+from mcplint.loaders.jsonsource import parse_json
+from mcplint.loaders.manifest import build_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_spans_cover_the_range_in_order_and_evenly() -> None:
+    assert parallel.spans(10, 3) == [(0, 4), (4, 7), (7, 10)]
+    assert parallel.spans(2, 2) == [(0, 1), (1, 2)]
+    for count in range(0, 40):
+        for parts in range(1, 6):
+            got = parallel.spans(count, parts)
+            assert [i for start, end in got for i in range(start, end)] == list(range(count))
+            sizes = [end - start for start, end in got]
+            assert max(sizes) - min(sizes) <= 1
+
+
+def _gateway(copies: int) -> str:
+    # The example server's tools again and again under new names, as a gateway lists them; the
+    # copies keep the pairwise and server-wide rules busy too.
+    tools = json.loads((ROOT / "examples" / "support-desk.json").read_text())["tools"]
+    listed = []
+    for copy in range(copies):
+        for tool in tools:
+            listed.append({**tool, "name": f"desk{copy}_{tool['name']}"})
+    return json.dumps({"tools": listed}, indent=2)
+
+
+@pytest.mark.skipif(parallel.workers_for(10**6) < 2, reason="needs Linux and two cores")
+def test_parallel_lint_equals_serial_lint(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = parse_json(_gateway(60))
+    manifest, errors = build_manifest("gateway.json", document)
+    assert manifest is not None and not errors and len(manifest.tools) == 300
+    linter = Linter(Config(path=None, root=ROOT), Selection(select=("ALL",)))
+
+    monkeypatch.setattr(parallel, "MIN_TOOLS_PER_WORKER", 10**9)
+    assert parallel.workers_for(len(manifest.tools)) == 1
+    serial = linter.lint(manifest)
+
+    monkeypatch.setattr(parallel, "MIN_TOOLS_PER_WORKER", 50)
+    assert parallel.workers_for(len(manifest.tools)) >= 2
+    forked = linter.lint(manifest)
+
+    assert len(serial.findings) > 600
+    assert forked == serial  # every finding, its order, and the token counts
