@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from mcplint.config import Config, ConfigError, discover, parse_config
+from mcplint.engine import parallel
 from mcplint.engine.linter import Linted, Linter, Selection
 from mcplint.findings import (
     Finding,
@@ -116,37 +117,51 @@ def run(
             linter = linters[config] = Linter(config, selection or Selection())
         return linter
 
-    def lint_manifest(manifest: Manifest, linter: Linter, root: Path | None,
-                      live: bool = False) -> None:
+    def record(manifest: Manifest | None, linted: Linted, summary: FileSummary,
+               linter: Linter, root: Path | None) -> None:
         nonlocal method
-        if root is not None:
+        if root is not None and manifest is not None:
             from mcplint.sources.locate import Target
 
             located.append(Target(manifest, root))
-        linted = linter.lint(manifest)
         findings.extend(linted.findings)
         method = linter.tokens.method
-        files.append(_summary(manifest, linted, live))
-        ran = linter.ruleset(manifest.file).rules
+        files.append(summary)
+        ran = linter.ruleset(summary.file).rules
         rules.update((code, linter.rule_info(code)) for code in ran if code not in rules)
         rules.update((f.code, linter.rule_info(f.code)) for f in linted.findings
                      if f.code not in rules)
 
-    for source, config in sources:
-        linter = linter_for(config)
-        loaded: Loaded = load(source, stdin)
-        client = (config_from_document(source.path, loaded.document)
-                  if source.explicit and source.path != STDIN and loaded.document else None)
-        if client is not None:
-            client_configs.append(client)
+    def lint_manifest(manifest: Manifest, linter: Linter, root: Path | None,
+                      live: bool = False) -> None:
+        linted = linter.lint(manifest)
+        record(manifest, linted, _summary(manifest, linted, live), linter, root)
+
+    # Linters are built before any worker is forked, so the workers inherit them.
+    for _, config in sources:
+        linter_for(config)
+    keep = roots.files is not None  # mapping to source needs the manifests back
+
+    def read_span(start: int, end: int) -> list[_Read]:
+        return [_read(source, linters[config], stdin, keep)
+                for source, config in sources[start:end]]
+
+    # Many files are read and linted in forked workers, a span of files each, unless the
+    # manifests are needed here afterwards or standard input is among them.
+    forkable = not keep and all(source.path != STDIN for source, _ in sources)
+    parts = (parallel.run_spans(read_span, len(sources), parallel.MIN_FILES_PER_WORKER)
+             if forkable
+             else [read_span(0, len(sources))])
+    reads = [read for part in parts for read in part]
+    for (_, config), read in zip(sources, reads, strict=True):
+        if read.client is not None:
+            client_configs.append(read.client)
             continue
-        errors.extend(InputError(e.file, e.position.line, e.position.column, e.message)
-                      for e in loaded.errors)
-        name = loaded.manifest.file if loaded.manifest else source.path
-        if loaded.manifest is None:
-            files.append(FileSummary(name, 0, None, loaded.skipped))
+        errors.extend(read.errors)
+        if read.linted is None:
+            files.append(read.summary)
             continue
-        lint_manifest(loaded.manifest, linter, roots.files)
+        record(read.manifest, read.linted, read.summary, linters[config], roots.files)
     live = live or LiveOptions()
     if live.targets or client_configs:
         from mcplint.live.loading import load_live
@@ -168,6 +183,32 @@ def run(
         findings, notes = locate_findings(findings, located)
     return Report(tuple(findings), tuple(errors), tuple(files), method,
                   dict(sorted(rules.items())), tuple(notes))
+
+
+@dataclass(frozen=True)
+class _Read:
+    """One file target, read and linted, in this process or a worker."""
+
+    summary: FileSummary
+    client: ClientConfig | None = None
+    errors: tuple[InputError, ...] = ()
+    linted: Linted | None = None
+    manifest: Manifest | None = None  # only when asked for: it is large to send back
+
+
+def _read(source: Source, linter: Linter, stdin: TextIO | None, keep: bool) -> _Read:
+    loaded: Loaded = load(source, stdin)
+    client = (config_from_document(source.path, loaded.document)
+              if source.explicit and source.path != STDIN and loaded.document else None)
+    if client is not None:
+        return _Read(FileSummary(source.path, 0, None), client=client)
+    errors = tuple(InputError(e.file, e.position.line, e.position.column, e.message)
+                   for e in loaded.errors)
+    if loaded.manifest is None:
+        return _Read(FileSummary(source.path, 0, None, loaded.skipped), errors=errors)
+    linted = linter.lint(loaded.manifest)
+    return _Read(_summary(loaded.manifest, linted, False), errors=errors, linted=linted,
+                 manifest=loaded.manifest if keep else None)
 
 
 def _summary(manifest: Manifest, linted: Linted, live: bool) -> FileSummary:

@@ -55,3 +55,23 @@ def test_parallel_lint_equals_serial_lint(monkeypatch: pytest.MonkeyPatch) -> No
 
     assert len(serial.findings) > 600
     assert forked == serial  # every finding, its order, and the token counts
+
+
+@pytest.mark.skipif(parallel.workers_for(10**6) < 2, reason="needs Linux and two cores")
+def test_files_linted_in_workers_report_what_one_process_reports(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every rule fixture (hundreds of files, some not manifests at all) in one run: findings,
+    # input errors, file summaries and rules must not depend on which process read a file.
+    from mcplint.run import run
+
+    target = [str(ROOT / "fixtures" / "rules")]
+    monkeypatch.setattr(parallel, "MIN_FILES_PER_WORKER", 10**9)
+    serial = run(target, Selection(select=("ALL",)))
+    monkeypatch.setattr(parallel, "MIN_FILES_PER_WORKER", 8)
+    assert parallel.workers_for(len(serial.files), 8) >= 2
+    forked = run(target, Selection(select=("ALL",)))
+    assert len(serial.files) > 100 and len(serial.findings) > 100
+    assert forked.findings == serial.findings
+    assert forked.errors == serial.errors
+    assert forked.files == serial.files
+    assert forked.rules == serial.rules
