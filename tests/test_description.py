@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from mcplint.checks._text import named_siblings, sentences, stem, words
+from mcplint.checks.base import Context
 from mcplint.config import Config
 from mcplint.engine.linter import Linter, Selection
 from mcplint.findings import Finding
@@ -19,6 +20,7 @@ from mcplint.loaders.files import Source, load
 from mcplint.loaders.jsonsource import Document, parse_json
 from mcplint.loaders.manifest import build_manifest
 from mcplint.model import Manifest
+from mcplint.tokens import get_counter
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "real"
@@ -68,9 +70,10 @@ def test_words_lower_case_and_drop_possessives() -> None:
 def test_named_siblings_needs_one_word_names_set_apart() -> None:
     manifest = _manifest([_tool("get"), _tool("list"), _tool("read_text_file"), _tool("me")])
     me = manifest.tools[3]
-    assert named_siblings("Use read_text_file instead.", me, manifest) == ["read_text_file"]
-    assert named_siblings("Get the list of keys.", me, manifest) == []
-    assert named_siblings("Call `get` or the list tool.", me, manifest) == ["get", "list"]
+    ctx = Context(manifest, get_counter())
+    assert named_siblings("Use read_text_file instead.", me, ctx) == ["read_text_file"]
+    assert named_siblings("Get the list of keys.", me, ctx) == []
+    assert named_siblings("Call `get` or the list tool.", me, ctx) == ["get", "list"]
 
 
 # --- DESC001 --------------------------------------------------------------------------------------

@@ -10,9 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from mcplint.model import Manifest, Tool
 from mcplint.names import singular, split_name
+
+if TYPE_CHECKING:
+    from mcplint.checks.base import Context
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[a-z]+)?")
 # A sentence ends at . ! ? followed by white space, or at a line break; "e.g." and "i.e." are
@@ -113,16 +117,10 @@ def parameter_texts(tool: Tool) -> Iterator[str]:
             yield parameter.description
 
 
-_ALIAS_CACHE: dict[int, tuple[Manifest, Mapping[str, str]]] = {}
-
-
 def _aliases(manifest: Manifest) -> Mapping[str, str]:
     """Every tool name, and each name without its leading word where that leaves a name of two
     or more words (``delete_many`` for ``cache_delete_many``), as descriptions often write
     siblings without the server's prefix; an alias two tools share names neither."""
-    cached = _ALIAS_CACHE.get(id(manifest))
-    if cached is not None and cached[0] is manifest:
-        return cached[1]
     aliases: dict[str, str] = {}
     shared: set[str] = set()
     for name in manifest.tools_by_name:
@@ -136,13 +134,10 @@ def _aliases(manifest: Manifest) -> Mapping[str, str]:
         del aliases[alias]
     for name in manifest.tools_by_name:
         aliases[name] = name
-    if len(_ALIAS_CACHE) > 16:
-        _ALIAS_CACHE.clear()
-    _ALIAS_CACHE[id(manifest)] = (manifest, aliases)
     return aliases
 
 
-def named_siblings(text: str, tool: Tool, manifest: Manifest) -> list[str]:
+def named_siblings(text: str, tool: Tool, ctx: Context) -> list[str]:
     """Other tools of the server the text names, by full name or without their prefix.
 
     A one-word name (``get``, ``click``) is also an ordinary word, so it counts only when the
@@ -151,7 +146,7 @@ def named_siblings(text: str, tool: Tool, manifest: Manifest) -> list[str]:
     with the number of tools.
     """
     found: list[str] = []
-    aliases = _aliases(manifest)
+    aliases: Mapping[str, str] = ctx.memo("text.aliases", _aliases)
     for match in _IDENTIFIER.finditer(text):
         name = aliases.get(match.group())
         if name is None or name == tool.name or name in found:

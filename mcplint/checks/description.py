@@ -47,19 +47,11 @@ def _description_of(tool: Tool) -> str:
 
 # --- product names -----------------------------------------------------------------------------
 
-# Product names are a fact of the whole server; the few most recent servers' are kept, each
-# with the manifest it belongs to, so a check on one tool does not rescan every description.
-_PRODUCT_CACHE: dict[int, tuple[Manifest, frozenset[str]]] = {}
-
-
 def _product_words(manifest: Manifest) -> frozenset[str]:
     """Stems of proper names: words several of the server's descriptions capitalise
     mid-sentence and none writes in lower case (``Gmail``, ``Supabase``, ``OpenSearch``; not
     ``Service``, which another description writes as ``service``), and the words of the
-    server's name."""
-    cached = _PRODUCT_CACHE.get(id(manifest))
-    if cached is not None and cached[0] is manifest:
-        return cached[1]
+    server's name.  A fact of the whole server: checks get it once through ``Context.memo``."""
     capitalised: Counter[str] = Counter()
     lower: set[str] = set()
     for tool in manifest.tools:
@@ -70,11 +62,7 @@ def _product_words(manifest: Manifest) -> frozenset[str]:
     product = {stem(word) for word, count in capitalised.items()
                if count >= needed and word not in lower}
     product.update(stem(w) for w in words(manifest.server_name or ""))
-    result = frozenset(product)
-    if len(_PRODUCT_CACHE) > 16:
-        _PRODUCT_CACHE.clear()
-    _PRODUCT_CACHE[id(manifest)] = (manifest, result)
-    return result
+    return frozenset(product)
 
 
 # --- vague ---------------------------------------------------------------------------------------
@@ -100,18 +88,9 @@ def _purpose_text(tool: Tool, options: Mapping[str, Any]) -> str:
     return text[:min(ends)] if ends else text
 
 
-# Server-wide vocabulary is a fact of the whole server too (``page`` and ``element`` on a
-# browser server); cached like product names.
-_COMMON_CACHE: dict[tuple[int, float], tuple[Manifest, frozenset[str]]] = {}
-
-
 def _common_words(manifest: Manifest, share: float, min_tools: int) -> frozenset[str]:
     """Stems used by at least ``share`` of the server's descriptions: words that tell none of
-    its tools apart."""
-    key = (id(manifest), share)
-    cached = _COMMON_CACHE.get(key)
-    if cached is not None and cached[0] is manifest:
-        return cached[1]
+    its tools apart (``page`` and ``element`` on a browser server)."""
     described = [t for t in manifest.tools if _description_of(t)]
     common: frozenset[str] = frozenset()
     if len(described) >= min_tools:
@@ -119,9 +98,6 @@ def _common_words(manifest: Manifest, share: float, min_tools: int) -> frozenset
         for tool in described:
             counts.update({stem(w) for w in words(_description_of(tool))})
         common = frozenset(s for s, n in counts.items() if n >= share * len(described))
-    if len(_COMMON_CACHE) > 16:
-        _COMMON_CACHE.clear()
-    _COMMON_CACHE[key] = (manifest, common)
     return common
 
 
@@ -129,9 +105,11 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
     synonyms = synonym_map(options["synonyms"])
     skip = compile_patterns("skip-sentences", options["skip-sentences"])
     filler = {stem(w) for w in options["filler"]}
-    product = _product_words(ctx.manifest) | {stem(w) for w in options["product-names"]}
-    common = _common_words(ctx.manifest, options["server-word-share"],
-                           options["server-word-min-tools"])
+    product = (ctx.memo("description.products", _product_words)
+               | {stem(w) for w in options["product-names"]})
+    share, min_tools = options["server-word-share"], options["server-word-min-tools"]
+    common = ctx.memo(f"description.common.{share}.{min_tools}",
+                      lambda manifest: _common_words(manifest, share, min_tools))
     name = _name_stems(tool, synonyms)
     kept: dict[str, str] = {}
     for sentence in sentences(_purpose_text(tool, options)):
@@ -300,7 +278,7 @@ def usage_guidance(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
         return
     if first_match(compile_patterns("guidance-patterns", options["guidance-patterns"]), text):
         return
-    if options["sibling-names"] and named_siblings(text, tool, ctx.manifest):
+    if options["sibling-names"] and named_siblings(text, tool, ctx):
         return
     closest = _closest_siblings(tool, ctx)
     fields = {"siblings": " or ".join(f'"{n}"' for n in closest) or "a sibling tool"}
@@ -521,13 +499,13 @@ def _candidate_pairs(shapes: Sequence[_Shape], max_bucket: int) -> set[tuple[int
     return pairs
 
 
-def _disambiguated(a: Tool, b: Tool, manifest: Manifest,
+def _disambiguated(a: Tool, b: Tool, ctx: Context,
                    contrast: Sequence[re.Pattern[str]]) -> bool:
     """Either description names the other, or contrasts itself with its siblings without
     naming one; a contrast that names some other sibling settles a different choice."""
     for tool, other in ((a, b), (b, a)):
         text = _description_of(tool)
-        named = named_siblings(text, tool, manifest)
+        named = named_siblings(text, tool, ctx)
         if other.name in named or (not named and first_match(contrast, text)):
             return True
     return False
@@ -588,7 +566,7 @@ def overlapping_tools(manifest: Manifest, ctx: Context, options: Mapping[str, An
         if not a.tool.name or not b.tool.name or a.tool.name == b.tool.name:
             continue
         reason = _overlap_reason(a, b, options)
-        if reason is None or _disambiguated(a.tool, b.tool, manifest, contrast):
+        if reason is None or _disambiguated(a.tool, b.tool, ctx, contrast):
             continue
         yield Hit(
             _anchor(b.tool),
