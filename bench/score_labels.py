@@ -2,26 +2,51 @@
 """Score mcplint's findings against the hand-labelled development set.
 
 Lints every manifest in the corpus with the built-in rules, turns the findings of the rules in
-``CATEGORIES`` into a predictions file in the format of ``labels/score.py`` and runs the scorer:
+``CATEGORIES`` into a predictions file in the format of ``labels/score.py`` and scores it:
 
-    python3 bench/score_labels.py                       # ../shared/corpus, writes /tmp/...
-    python3 bench/score_labels.py --out pred.json --show NAMEPAIR
-    python3 bench/score_labels.py --no-score            # only write predictions, print the command
+    python3 bench/score_labels.py                       # in-sample, every labelled server
+    python3 bench/score_labels.py --cv 4                # also out-of-fold, folds by server
+    python3 bench/score_labels.py --servers dev --show NAMEPAIR
+    python3 bench/score_labels.py --gold bench/blind    # another labelled set, same rubric
+    python3 bench/score_labels.py --no-score            # only write the predictions
 
 The server of a finding is the manifest's file stem (``real/atlassian.json`` → ``atlassian``),
 as in the labels.  Findings of rules not in the table are ignored; rules in the table that are not
 (yet) defined are skipped, so the table can name rule families before they exist.
+
+Three figures, and why each exists:
+
+* **in-sample**: the shipped defaults scored on every labelled server.  The rules were written
+  with these servers in view, so it flatters them.
+* **out-of-fold** (``--cv K``): the labelled servers are split into K folds; for each fold, every
+  knob in ``bench/tuning.toml`` (thresholds, and alternative word lists) is set to the value that
+  scores best on the *other* folds, and the fold is scored with those settings.  It says how much
+  of the in-sample figure is the choice of thresholds fitted to these servers.
+* **lockbox** (``--servers lockbox``): the servers in ``bench/lockbox.json`` were set aside before
+  a round of rule work and their misses were not read during it; ``--show`` refuses them.  It is
+  the closest thing to an unseen server this set has.  ``--gold bench/blind`` scores a second
+  labelled set made blind to the rules (see ``bench/blind/README.md``).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import itertools
 import json
-import subprocess
+import random
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -49,6 +74,9 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "SAFE001": ("DESTRUCTIVE_UNGUARDED", "UNGUARDED_WRITE"),
     "SAFE002": ("UNGUARDED_WRITE",),
 }
+
+LOCKBOX = ROOT / "bench" / "lockbox.json"
+TUNING = ROOT / "bench" / "tuning.toml"
 
 Predictions = dict[str, dict]
 
@@ -84,10 +112,12 @@ def _add(pred: Predictions, server: str, finding: Finding, category: str) -> Non
         labels.append(label)
 
 
-def predict(corpus: Path, categories: dict[str, tuple[str, ...]] = CATEGORIES,
+def predict(corpus: Path, categories: Mapping[str, tuple[str, ...]] = CATEGORIES,
             progress: Callable[[str], None] | None = None,
-            config: Config | None = None) -> Predictions:
-    """Lint every manifest in ``corpus`` and collect the findings as label predictions."""
+            config: Config | None = None,
+            servers: Iterable[str] | None = None) -> Predictions:
+    """Lint every manifest in ``corpus`` (or only ``servers``) and collect the findings as
+    label predictions."""
     config = config or Config(path=None, root=ROOT)
     everything = Linter(config, Selection())
     codes = tuple(code for code in categories if code in everything.rules)
@@ -96,13 +126,16 @@ def predict(corpus: Path, categories: dict[str, tuple[str, ...]] = CATEGORIES,
     if not codes:
         return pred
     linter = Linter(config, Selection(select=codes))
+    wanted = set(servers) if servers is not None else None
     for path in sorted(corpus.glob("*.json")):
+        server = path.stem
+        if wanted is not None and server not in wanted:
+            continue
         loaded = load(Source(str(path)))
         if loaded.manifest is None:
             if progress:
                 progress(f"skipped {path.name}: {loaded.errors or loaded.skipped}")
             continue
-        server = path.stem
         for finding in linter.lint(loaded.manifest).findings:
             for category in categories.get(finding.code, ()):
                 _add(pred, server, finding, category)
@@ -112,12 +145,175 @@ def predict(corpus: Path, categories: dict[str, tuple[str, ...]] = CATEGORIES,
     return pred
 
 
+# --- scoring -----------------------------------------------------------------------------------
+
+def load_scorer(labels: Path) -> ModuleType:
+    """The labelled set's own ``score.py`` (from the shared corpus), imported as a module."""
+    spec = importlib.util.spec_from_file_location("labels_score", labels / "score.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no scorer at {labels / 'score.py'}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["labels_score"] = module  # its dataclasses look the module up while defined
+    spec.loader.exec_module(module)
+    return module
+
+
+def _server_of(item: Any) -> str:
+    return item[0] if isinstance(item, tuple) else str(item).split("/", 1)[0]
+
+
+def restrict(gold: Any, servers: set[str]) -> Any:
+    """The gold set cut down to some servers (items, universes and labelled tools alike)."""
+    gold.servers = [s for s in gold.servers if s in servers]
+    gold.labelled = {k for k in gold.labelled if _server_of(k) in servers}
+    gold.items = {c: {i for i in v if _server_of(i) in servers} for c, v in gold.items.items()}
+    gold.candidates = {c: {i for i in v if _server_of(i) in servers}
+                       for c, v in gold.candidates.items()}
+    return gold
+
+
+def _as_sets(pred: Predictions, gold: Any, scorer: ModuleType) -> dict[str, set[Any]]:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(pred, handle)
+    try:
+        sets: dict[str, set[Any]] = scorer.load_predictions(handle.name, gold,
+                                                            warn=lambda m: None)
+    finally:
+        Path(handle.name).unlink()
+    servers = set(gold.servers)
+    return {c: {i for i in items if _server_of(i) in servers} for c, items in sets.items()}
+
+
+def lockbox() -> list[str]:
+    data = json.loads(LOCKBOX.read_text(encoding="utf-8"))
+    return list(data["servers"])
+
+
+def server_set(name: str, gold: Any) -> set[str]:
+    every = set(gold.servers)
+    if name == "all":
+        return every
+    if name == "lockbox":
+        return every & set(lockbox())
+    if name == "dev":
+        return every - set(lockbox())
+    return {s.strip() for s in name.split(",") if s.strip()} & every
+
+
+# --- cross-validation --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Knob:
+    category: str
+    rule: str
+    option: str
+    values: tuple[Any, ...]
+
+
+def read_knobs(path: Path = TUNING) -> list[Knob]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [Knob(k["category"], k["rule"], k["option"], tuple(k["values"]))
+            for k in data.get("knob", [])]
+
+
+def folds(servers: Sequence[str], k: int, seed: int = 11) -> list[list[str]]:
+    """Servers dealt into k folds at random (seeded), so each fold mixes large and small."""
+    order = sorted(servers)
+    random.Random(seed).shuffle(order)
+    return [order[i::k] for i in range(k)]
+
+
+def _settings(knobs: Sequence[Knob]) -> list[dict[str, dict[str, Any]]]:
+    """Every combination of the knobs' values, as config rule tables."""
+    combos = []
+    for values in itertools.product(*(k.values for k in knobs)):
+        table: dict[str, dict[str, Any]] = {}
+        for knob, value in zip(knobs, values, strict=True):
+            table.setdefault(knob.rule, {})[knob.option] = value
+        combos.append(table)
+    return combos
+
+
+def _counts(pred: set[Any], gold: set[Any], servers: set[str]) -> tuple[int, int, int]:
+    p = {i for i in pred if _server_of(i) in servers}
+    g = {i for i in gold if _server_of(i) in servers}
+    return len(p & g), len(p - g), len(g - p)
+
+
+def _f1(tp: int, fp: int, fn: int) -> float:
+    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+
+
+def cross_validate(real: Path, gold: Any, scorer: ModuleType, k: int,
+                   knobs: Sequence[Knob], progress: Callable[[str], None]
+                   ) -> tuple[dict[str, set[Any]], list[str]]:
+    """Out-of-fold predictions for every category, and a line per fold and category saying
+    which setting the other folds chose."""
+    servers = list(gold.servers)
+    parts = folds(servers, k)
+    rules_of: dict[str, list[str]] = {}
+    for code, categories in CATEGORIES.items():
+        for category in categories:
+            rules_of.setdefault(category.rpartition(":")[2], []).append(code)
+    oof: dict[str, set[Any]] = {c: set() for c in scorer.CATEGORIES}
+    notes: list[str] = []
+    for category in scorer.CATEGORIES:
+        own = [knob for knob in knobs if knob.category == category]
+        codes = rules_of.get(category, [])
+        wanted = {code: CATEGORIES[code] for code in codes}
+        candidates = _settings(own) if own else [{}]
+        predicted = []
+        for table in candidates:
+            config = Config(path=None, root=ROOT, rules=table)
+            pred = predict(real, wanted, config=config, servers=servers)
+            predicted.append(_as_sets(pred, gold, scorer)[category])
+        for number, held in enumerate(parts):
+            train = set(servers) - set(held)
+            scores = [_f1(*_counts(p, gold.items[category], train)) for p in predicted]
+            # Ties go to the earliest candidate: tuning.toml lists the shipped default first.
+            best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
+            oof[category] |= {i for i in predicted[best] if _server_of(i) in set(held)}
+            if own:
+                chosen = ", ".join(f"{r}.{o}={v!r}" for r, t in candidates[best].items()
+                                   for o, v in t.items())
+                notes.append(f"fold {number + 1} {category}: {chosen} "
+                             f"(train F1 {scores[best]:.2f})")
+        progress(f"cross-validated {category} over {len(candidates)} setting(s)")
+    return oof, notes
+
+
+# --- command line ------------------------------------------------------------------------------
+
+def _table(rows: Mapping[str, Mapping[str, Any]], categories: Sequence[str]) -> str:
+    def cell(s: Mapping[str, Any]) -> str:
+        def f(x: float | None) -> str:
+            return "–" if x is None else f"{x:.2f}"
+        return f"{f(s['f1'])} (P {f(s['precision'])}, R {f(s['recall'])})"
+    names = list(rows)
+    head = "| category | " + " | ".join(names) + " |"
+    lines = [head, "|---|" + "--:|" * len(names)]
+    for c in categories:
+        lines.append(f"| {c} | " + " | ".join(cell(rows[n][c]) for n in names) + " |")
+    lines.append("| **macro F1** | " + " | ".join(f"**{rows[n]['_macro_f1']:.3f}**"
+                                                for n in names) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     default_corpus = ROOT.parent / "shared" / "corpus"
     parser.add_argument("--corpus", type=Path, default=default_corpus,
                         help="the corpus folder, holding real/ and labels/ "
                              "(default: ../shared/corpus from the repository root)")
+    parser.add_argument("--gold", type=Path,
+                        help="a labelled set to score against (a folder with servers.json, "
+                             "labels-*.jsonl and pairs-*.jsonl; default: the corpus's labels/)")
+    parser.add_argument("--servers", default="all",
+                        help="which labelled servers to score: all, dev (all but the lockbox), "
+                             "lockbox, or a comma-separated list")
+    parser.add_argument("--cv", type=int, default=0, metavar="K",
+                        help="also score out-of-fold with K folds by server, every knob of "
+                             "bench/tuning.toml chosen on the other folds")
     parser.add_argument("--out", type=Path,
                         default=Path(tempfile.gettempdir()) / "mcplint-predictions.json",
                         help="where to write the predictions (default %(default)s)")
@@ -125,24 +321,50 @@ def main(argv: list[str] | None = None) -> int:
                         help="an mcplint config file to lint with (default: built-in defaults), "
                              "e.g. to measure a change of rule options")
     parser.add_argument("--show", default="",
-                        help="categories whose misses and false alarms to list, e.g. NAMEPAIR")
+                        help="categories whose misses and false alarms to list, e.g. NAMEPAIR "
+                             "(never for lockbox servers)")
     parser.add_argument("--no-score", action="store_true",
-                        help="write the predictions and print the scoring command only")
+                        help="write the predictions only")
     args = parser.parse_args(argv)
     corpus: Path = args.corpus
     real = corpus / "real" if (corpus / "real").is_dir() else corpus
     labels = corpus / "labels" if (corpus / "labels").is_dir() else real.parent / "labels"
     config = parse_config(args.config) if args.config else None
-    pred = predict(real, progress=lambda text: print(text, file=sys.stderr), config=config)
+    progress: Callable[[str], None] = lambda text: print(text, file=sys.stderr)  # noqa: E731
+    pred = predict(real, progress=progress, config=config)
     args.out.write_text(json.dumps(pred, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    command = [sys.executable, str(labels / "score.py"), str(args.out)]
-    if args.show:
-        command += ["--show", args.show]
     print("predictions:", args.out, file=sys.stderr)
-    print("score with:", " ".join(command), file=sys.stderr, flush=True)
     if args.no_score:
         return 0
-    return subprocess.call(command)
+    scorer = load_scorer(labels)
+    gold_dir = args.gold or labels
+    gold = scorer.load_gold(str(gold_dir), str(real))
+    chosen = server_set(args.servers, gold)
+    if not chosen:
+        parser.error(f"--servers {args.servers}: no labelled server of {gold_dir} matches")
+    gold = restrict(gold, chosen)
+    show = [c.strip().upper() for c in args.show.split(",") if c.strip()]
+    if show and args.gold is None and chosen & set(lockbox()):
+        parser.error("--show would list lockbox servers' items; use --servers dev")
+    sets = _as_sets(pred, gold, scorer)
+    rows = {"in-sample": scorer.score(sets, gold)}
+    notes: list[str] = []
+    if args.cv:
+        if args.cv < 2:
+            parser.error("--cv needs at least 2 folds")
+        oof, notes = cross_validate(real, gold, scorer, args.cv, read_knobs(), progress)
+        rows[f"out-of-fold ({args.cv} folds)"] = scorer.score(oof, gold)
+    print(f"## {gold_dir.name}: {len(gold.servers)} servers, {len(gold.labelled)} labelled "
+          f"tools ({args.servers})\n")
+    print(scorer.detail_table(rows["in-sample"], gold))
+    if args.cv:
+        print()
+        print(_table(rows, scorer.CATEGORIES))
+        print()
+        print("\n".join(notes))
+    if show:
+        print(scorer.show_items(args.servers, sets, gold, show))
+    return 0
 
 
 if __name__ == "__main__":

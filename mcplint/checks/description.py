@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint.checks._boilerplate import find as find_boilerplate
 from mcplint.checks._text import (
     compile_patterns,
     first_match,
@@ -43,6 +44,14 @@ _LOWER = re.compile(r"\b[a-z][a-z0-9]*\b")
 
 def _description_of(tool: Tool) -> str:
     return (tool.description or "").strip()
+
+
+def _own(tool: Tool, ctx: Context) -> str:
+    """The description without the server's boilerplate (see ``_boilerplate``): what this
+    tool says that its siblings do not.  What a tool does, when to prefer it and how it
+    differs from a sibling can only be said there; a limit or a return format stated for
+    every tool is still stated for this one, so those rules read the whole description."""
+    return ctx.memo("boilerplate", find_boilerplate).own_text(tool).strip()
 
 
 # --- product names -----------------------------------------------------------------------------
@@ -79,9 +88,9 @@ def _name_stems(tool: Tool, synonyms: Mapping[str, str]) -> set[str]:
     return stems | {synonyms[s] for s in stems if s in synonyms}
 
 
-def _purpose_text(tool: Tool, options: Mapping[str, Any]) -> str:
+def _purpose_text(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> str:
     """The description up to where it turns to arguments, returns or examples."""
-    text = _description_of(tool)
+    text = _own(tool, ctx)
     ends = [m.start() for m in (p.search(text) for p in
                                 compile_patterns("purpose-ends", options["purpose-ends"]))
             if m and m.start() > 0]
@@ -112,7 +121,7 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
                       lambda manifest: _common_words(manifest, share, min_tools))
     name = _name_stems(tool, synonyms)
     kept: dict[str, str] = {}
-    for sentence in sentences(_purpose_text(tool, options)):
+    for sentence in sentences(_purpose_text(tool, ctx, options)):
         if first_match(skip, sentence):
             continue
         for word in words(sentence):
@@ -199,7 +208,7 @@ def _clause_after(text: str, end: int, limit: int = 14) -> list[str]:
     return words(clause)[:limit]
 
 
-def _return_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
+def _return_statement(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> str | None:
     """What in the tool says what comes back, or None."""
     generic_props = frozenset(p.lower() for p in options["generic-output-properties"])
     if _named_output(tool.output_schema, generic_props):
@@ -252,7 +261,7 @@ def _return_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
 def return_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     if not _description_of(tool):
         return
-    if _return_statement(tool, options) is None:
+    if _return_statement(tool, ctx, options) is None:
         yield Hit(tool.child("description"), {}, tool)
 
 
@@ -273,9 +282,9 @@ def return_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Itera
     },
 )
 def usage_guidance(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
-    text = _description_of(tool)
-    if not text:
+    if not _description_of(tool):
         return
+    text = _own(tool, ctx)
     if first_match(compile_patterns("guidance-patterns", options["guidance-patterns"]), text):
         return
     if options["sibling-names"] and named_siblings(text, tool, ctx):
@@ -320,7 +329,7 @@ def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> list[str]:
 
 # --- limits ------------------------------------------------------------------------------------
 
-def _limit_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
+def _limit_statement(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> str | None:
     ignore = compile_patterns("ignore-patterns", options["ignore-patterns"])
     patterns = compile_patterns("limit-patterns", options["limit-patterns"])
     texts: Sequence[str] = [_description_of(tool), *parameter_texts(tool)]
@@ -351,7 +360,7 @@ def _limit_statement(tool: Tool, options: Mapping[str, Any]) -> str | None:
 def limits_stated(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     if not _description_of(tool):
         return
-    if _limit_statement(tool, options) is None:
+    if _limit_statement(tool, ctx, options) is None:
         yield Hit(tool.child("description"), {}, tool)
 
 
@@ -504,7 +513,7 @@ def _disambiguated(a: Tool, b: Tool, ctx: Context,
     """Either description names the other, or contrasts itself with its siblings without
     naming one; a contrast that names some other sibling settles a different choice."""
     for tool, other in ((a, b), (b, a)):
-        text = _description_of(tool)
+        text = _own(tool, ctx)
         named = named_siblings(text, tool, ctx)
         if other.name in named or (not named and first_match(contrast, text)):
             return True
