@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint.checks._boilerplate import Boilerplate
 from mcplint.checks._boilerplate import find as find_boilerplate
 from mcplint.checks._text import (
     compile_patterns,
@@ -51,7 +52,8 @@ def _own(tool: Tool, ctx: Context) -> str:
     tool says that its siblings do not.  What a tool does, when to prefer it and how it
     differs from a sibling can only be said there; a limit or a return format stated for
     every tool is still stated for this one, so those rules read the whole description."""
-    return ctx.memo("boilerplate", find_boilerplate).own_text(tool).strip()
+    found: Boilerplate = ctx.memo("boilerplate", find_boilerplate)
+    return found.own_text(tool).strip()
 
 
 # --- product names -----------------------------------------------------------------------------
