@@ -94,7 +94,7 @@ def test_real_world_server_helpers_and_ambiguity(at_root: Path) -> None:
     contacts = f"{CRM}/crm_server/tools/contacts.py"
     deals = f"{CRM}/crm_server/tools/deals.py"
     # helpers.py has a get_contact too, undecorated: only the registered one is the tool.
-    assert got[("PARAM002", "get_contact", "/tools/1/inputSchema/properties/id")]["source"] == \
+    assert got[("PARAM004", "get_contact", "/tools/1/inputSchema/properties/id")]["source"] == \
         span(contacts, 27, 17, 27, 24)
     # legacy/old_tools.py registers a create_deal as well, with another docstring: the one
     # whose docstring the server lists is chosen.

@@ -149,45 +149,6 @@ def _enum_hit(param: Parameter, tool: Tool, signal: str, values: Sequence[str],
     return Hit(param.pointer, fields | {"enum": enum, "place": place.phrase}, tool, edits=edits)
 
 
-# --- PARAM002 ----------------------------------------------------------------------------------
-
-@check(
-    "undocumented-parameter",
-    Target.PARAMETER,
-    fields={"param"},
-    options={
-        "opaque-names": {**WORDS, "default": [],
-                         "description": "Parameter names that say nothing without a "
-                                        "description."},
-        "max-short-length": {"type": "integer", "minimum": 0, "default": 2,
-                             "description": "Names this short or shorter need a description."},
-        "pairs": {**WORD_GROUPS, "default": [],
-                  "description": "Names that explain each other when both are parameters "
-                                 "of one tool (key and value)."},
-    },
-)
-def undocumented_parameter(param: Parameter, tool: Tool, ctx: Context,
-                           options: Mapping[str, Any]) -> Iterator[Hit]:
-    root = schema_root(tool)
-    if description_of(param, root):
-        return
-    schema = resolve(param.schema, root)
-    items = resolve(schema.get("items"), root)
-    if schema.get("properties") or items.get("properties") or declares_closed_set(schema, root):
-        return  # property names or an enum document it: opts {model, messages, temperature}
-    words = split_name(param.name)
-    if words and set(words) <= set(tool.name_tokens):
-        return  # update_storage_config(config): the tool's name says what it is
-    siblings = {p.name.lower() for p in tool.parameters if p.depth == param.depth}
-    name = param.name.lower()
-    if any(name in pair and siblings & (set(pair) - {name}) for pair in options["pairs"]):
-        return  # key and value side by side explain each other
-    opaque = {w.lower() for w in options["opaque-names"]}
-    if name in opaque or "_".join(words) in opaque or (
-            0 < len(name) <= options["max-short-length"]):
-        yield Hit(param.pointer, {"param": param.path}, tool)
-
-
 # --- PARAM003 ----------------------------------------------------------------------------------
 
 _KIND = {
@@ -391,5 +352,5 @@ def required_unclear(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
                        "description"}, tool)
 
 
-CHECKS = (closed_set_without_enum, undocumented_parameter, opaque_format,
+CHECKS = (closed_set_without_enum, opaque_format,
           inconsistent_parameter_names, required_unclear)
