@@ -110,6 +110,27 @@ def description_of(param: Parameter, root: Any = None) -> str:
     return ""
 
 
+def tool_line(param: Parameter, tool: Tool, root: Any = None) -> str:
+    """What the tool's description (or the parent object's) says about the parameter on a line
+    of its own (``- owner: the repository owner``, ``owner (string): …``, ``Args: owner — …``),
+    or "" when it has no such line."""
+    name = re.escape(param.name)
+    line = re.compile(rf"(?:^|\n|[-*•]\s|,\s|;\s)\s*[`'\"]?{name}[`'\"]?\s*(?:\([^)\n]*\)\s*)?"
+                      rf"(?::|-\s|–|—|=)([^\n]*)|`{name}`([^\n]*)")
+    texts = [tool.description or ""]
+    if param.depth:
+        parent = next((p for p in tool.parameters
+                       if param.path.startswith(p.path + ".") and p.depth == param.depth - 1),
+                      None)
+        if parent is not None:
+            texts.append(description_of(parent, root))
+    for text in texts:
+        match = line.search(text) if text else None
+        if match:
+            return (match.group(1) or match.group(2) or "").strip() or match.group(0).strip()
+    return ""
+
+
 def schema_root(tool: Tool) -> Any:
     return tool.input_schema
 

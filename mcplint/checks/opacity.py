@@ -28,6 +28,7 @@ from mcplint.checks._paramtext import (
     effective_types,
     resolve,
     schema_root,
+    tool_line,
 )
 from mcplint.checks._text import words
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
@@ -113,7 +114,7 @@ def _reason(param: Parameter, tool: Tool, ctx: Context, options: Mapping[str, An
     name_words = tuple(w.lower() for w in split_name(param.name))
     if declares_closed_set(schema, root):
         return "codes" if _unexplained_codes(schema, text) else None
-    if _explained_in_tool(param, tool, root):
+    if tool_line(param, tool, root):
         return None
     types = effective_types(schema, root)
     if _free_form_object(schema, items, types):
@@ -163,22 +164,6 @@ def _unexplained_codes(schema: Mapping[str, Any], text: str) -> bool:
             all(str(v).isalpha() and len(str(v)) == 2 for v in values if v is not None):
         return False  # two-letter words or codes everybody reads: "en", "de"
     return not _CODE_GLOSS.search(text)
-
-
-def _explained_in_tool(param: Parameter, tool: Tool, root: Any) -> bool:
-    """The tool's description (or the parent object's) has a line for the parameter:
-    ``- owner: the repository owner``, ``owner (string): …``, ``Args: owner — …``."""
-    name = re.escape(param.name)
-    line = re.compile(rf"(?:^|\n|[-*•]\s|,\s|;\s)\s*[`'\"]?{name}[`'\"]?\s*(?:\([^)\n]*\)\s*)?"
-                      rf"(?::|-\s|–|—|=)|`{name}`")
-    texts = [tool.description or ""]
-    if param.depth:
-        parent = next((p for p in tool.parameters
-                       if param.path.startswith(p.path + ".") and p.depth == param.depth - 1),
-                      None)
-        if parent is not None:
-            texts.append(description_of(parent, root))
-    return any(line.search(t) for t in texts if t)
 
 
 def _explained_by_siblings(param: Parameter, tool: Tool, options: Mapping[str, Any]) -> bool:

@@ -23,6 +23,7 @@ from mcplint.checks._paramtext import (
     offers_examples,
     resolve,
     schema_root,
+    tool_line,
 )
 from mcplint.checks._suggest import enum_json, enum_place
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
@@ -86,7 +87,9 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     words = split_name(param.name)
     if set(words) & {w.lower() for w in options["free-form-names"]}:
         return
-    text = description_of(param, root)
+    # An undescribed parameter may be described on its own line of the tool's description.
+    own = description_of(param, root)
+    text = own or tool_line(param, tool, root)
     if mentions(text, options["open-words"]):
         return
     last = words[-1] if words else ""
@@ -100,17 +103,39 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     if listing and (not listing.examples or example_named):
         signal = ("lists its values as examples" if listing.examples
                   else "lists its allowed values")
-        certain = not listing.examples and _complete_list(text, options)
+        # --fix writes only what the parameter's own description says.
+        certain = bool(own) and not listing.examples and _complete_list(text, options)
         yield _enum_hit(param, tool, signal, listing.values, certain,
                         not mentions(text, options["multi-value-words"]))
         return
-    if (named and options["name-only"] and not listing and not offers_examples(text)
-            and not mentions(text, options["free-form-words"])):
+    if listing or mentions(text, options["free-form-words"]):
+        return
+    default = _identifier_default(param.schema)
+    if default and (example_named or not text) and not offers_examples(text):
+        # A word-like default ("EQUALS", "relevance") is one value of a set the author knows.
+        yield Hit(param.pointer, {"param": param.path,
+                                  "signal": f'defaults to "{default}", a value from a fixed set',
+                                  "enum": f'["{default}", "…"] (the values it accepts)'}, tool)
+        return
+    if named and options["name-only"] and not offers_examples(text):
         # No values to propose, so no "place" and no suggestion; "enum" stays for user packs'
         # messages, which every hit of this check has always filled.
         yield Hit(param.pointer, {"param": param.path,
                                   "signal": f'is named for a fixed set of values ("{words[-1]}")',
                                   "enum": '["…", "…"] (the values it accepts)'}, tool)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*")
+_NOT_A_CHOICE = frozenset({"true", "false", "none", "null", "default", "all", "any", "auto"})
+
+
+def _identifier_default(schema: Mapping[str, Any]) -> str | None:
+    """A default that reads as a code, not as text: one word, at most 24 characters."""
+    default = schema.get("default")
+    if (isinstance(default, str) and len(default) <= 24 and _IDENTIFIER.fullmatch(default)
+            and default.lower() not in _NOT_A_CHOICE):
+        return default
+    return None
 
 
 # A sentence that opens with a short label and a colon lists what the label names

@@ -77,10 +77,19 @@ def _json_type(value: Any) -> str:
 
 
 def _parameters(
-    doc: Document, schema: Any, pointer: str, path: str, depth: int
+    doc: Document, schema: Any, pointer: str, path: str, depth: int,
+    root: tuple[Any, str] | None = None, seen: set[str] | None = None,
 ) -> Iterator[Parameter]:
+    """Every property an agent fills in, with its path and where it is written.  Properties
+    behind a local ``$ref`` and inside ``anyOf``/``oneOf``/``allOf`` branches count: pydantic
+    writes every nested model that way, and its fields are as much the tool's surface as inline
+    ones.  Each ``$ref`` target is walked once per tool, so a shared definition is reported at
+    the one place it is written."""
     if depth > MAX_PARAMETER_DEPTH or not isinstance(schema, dict):
         return
+    if root is None:
+        root, seen = (schema, pointer), set()
+    assert seen is not None
     properties = schema.get("properties")
     required = schema.get("required")
     required_names = {name for name in required if isinstance(name, str)} if isinstance(
@@ -99,10 +108,35 @@ def _parameters(
                 required=name in required_names,
                 depth=depth,
             )
-            yield from _parameters(doc, sub, sub_pointer, sub_path, depth + 1)
+            yield from _parameters(doc, sub, sub_pointer, sub_path, depth + 1, root, seen)
     items = schema.get("items")
     if isinstance(items, dict) and path:
-        yield from _parameters(doc, items, join_pointer(pointer, "items"), f"{path}[]", depth)
+        yield from _parameters(doc, items, join_pointer(pointer, "items"), f"{path}[]", depth,
+                               root, seen)
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            for index, branch in enumerate(branches):
+                yield from _parameters(doc, branch, join_pointer(join_pointer(pointer, key),
+                                                                 str(index)),
+                                       path, depth, root, seen)
+    target = _local_ref(schema.get("$ref"), root)
+    if target is not None and target[1] not in seen:
+        seen.add(target[1])
+        yield from _parameters(doc, target[0], target[1], path, depth, root, seen)
+
+
+def _local_ref(ref: Any, root: tuple[Any, str]) -> tuple[Any, str] | None:
+    """The node a ``#/...`` reference points to within the input schema, and its pointer."""
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return None
+    node, pointer = root
+    for part in ref[2:].split("/"):
+        key = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node, pointer = node[key], join_pointer(pointer, key)
+    return (node, pointer) if isinstance(node, dict) else None
 
 
 def _annotations(doc: Document, raw: Any, pointer: str) -> Annotations | None:
