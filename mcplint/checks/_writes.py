@@ -235,8 +235,24 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
     return _destructive(tool, vocab, reading) or reading
 
 
+def _acting_words(tokens: Sequence[str], vocab: Vocabulary) -> Sequence[str]:
+    """The name words that can say what the tool does: a verb before a destructive one makes
+    that one its object (``cancel_delete_files``, ``undo_remove``, ``prepare_delete``), unless
+    a conjunction joins them (``get_and_delete``)."""
+    verbs = vocab.writes | vocab.read
+    for i, token in enumerate(tokens):
+        if token in vocab.destructive:
+            return tokens
+        if token in verbs and token not in vocab.destructive:
+            rest = tokens[i + 1:]
+            if rest and rest[0] in vocab.conjunctions:
+                return tokens
+            return [token, *[t for t in rest if t not in vocab.destructive]]
+    return tokens
+
+
 def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | None:
-    names = [t for t in tool.name_tokens if t in vocab.destructive]
+    names = [t for t in _acting_words(tool.name_tokens, vocab) if t in vocab.destructive]
     if names:
         return Reading("destructive", f'its name says "{names[0]}"', names[0])
     verb = description_verb(tool, vocab)
@@ -312,6 +328,10 @@ def two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
     return members
 
 
+# Not a vocabulary option: these are the verbs of the pattern itself, like prepare and confirm.
+_WITHDRAW = ("cancel", "abort", "discard", "reject", "decline")
+
+
 def _two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
                        ) -> dict[int, PairMember]:
     """Tools that are one side of a prepare/confirm pair, by tool index.
@@ -324,11 +344,15 @@ def _two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
     firsts = {a for a, _ in pairs}
     seconds = {b for _, b in pairs}
     keyed: dict[tuple[str, tuple[str, ...]], list[Tool]] = {}
+    withdrawing: dict[tuple[str, tuple[str, ...]], list[Tool]] = {}
     for tool in manifest.tools:
         tokens = tool.name_tokens
         for i, token in enumerate(tokens):
+            slot = (token, (*tokens[:i], "", *tokens[i + 1:]))
             if token in firsts or token in seconds:
-                keyed.setdefault((token, (*tokens[:i], "", *tokens[i + 1:])), []).append(tool)
+                keyed.setdefault(slot, []).append(tool)
+            if token in _WITHDRAW:
+                withdrawing.setdefault(slot, []).append(tool)
     members: dict[int, PairMember] = {}
     for first, second in pairs:
         for (verb, key), tools in keyed.items():
@@ -340,6 +364,15 @@ def _two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
                         continue
                     members.setdefault(tool.index, PairMember(tool, partner, confirms=False))
                     members[partner.index] = PairMember(partner, tool, confirms=True)
+    # The third step of the pattern withdraws a prepared operation (cancel_delete_files beside
+    # prepare_delete_files); it acts only on what the preview staged, so it is part of the pair.
+    for (verb, key), tools in keyed.items():
+        if verb not in firsts or not any(members.get(t.index) for t in tools):
+            continue
+        prepared = next(t for t in tools if members.get(t.index))
+        for withdraw in _WITHDRAW:
+            for tool in withdrawing.get((withdraw, key), ()):
+                members.setdefault(tool.index, PairMember(tool, prepared, confirms=False))
     return members
 
 

@@ -125,12 +125,20 @@ def _shape(tool: Tool, options: Mapping[str, Any]) -> _Shape:
                            "description": "Tools with fewer parameters are left alone: a list "
                                           "with nothing to filter by is usually a short "
                                           "catalogue (allowed directories, open tabs)."},
+        "everything-pattern": {"type": "string", "format": "regex", "default": "",
+                               "description": "Text that says a tool returns every record of a "
+                                              "store, which makes even a parameterless list "
+                                              "unbounded."},
     },
 )
 def unbounded_list(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     shape = _shape(tool, options)
     top = [p for p in tool.parameters if p.depth == 0]
-    if not shape.is_list or shape.bounded or len(top) < options["min-parameters"]:
+    if not shape.is_list or shape.bounded:
+        return
+    everything = options["everything-pattern"]
+    if len(top) < options["min-parameters"] and not (
+            everything and re.search(everything, tool.description or "", re.IGNORECASE)):
         return
     what = "search" if {"search", "find", "query"} & set(tool.name_tokens) else "list"
     name, schema = _server_limit(ctx, options)

@@ -46,8 +46,12 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
         return
     effect = ("destroys data or acts irreversibly" if wanted == "destructive"
               else "changes state")
+    # destructiveHint: true has told the client to ask before each call; what is missing is a
+    # way for the user to see what will happen, which is a lesser fault than hiding it.
+    hinted = wanted == "destructive" and _declared(tool, "destructiveHint") is True
     yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
-              {"effect": effect, "reason": reading.reason}, tool)
+              {"effect": effect, "reason": reading.reason}, tool,
+              severity=Severity.WARNING if hinted else None)
 
 
 def _declared(tool: Tool, key: str) -> Any:
@@ -95,7 +99,7 @@ def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
 
 @check("contradicting-annotations", Target.TOOL,
        fields={"hint", "problem", "advice", "current", "fixed"},
-       options={**EFFECT_OPTIONS,
+       options={**EFFECT_OPTIONS, "two-phase-pairs": GUARD_OPTIONS["two-phase-pairs"],
                 "delete-verbs": {"type": "array", "items": {"type": "string", "minLength": 1},
                                  "description": "Name words of tools that delete, for which "
                                                 "destructiveHint: false is a contradiction."}})
@@ -105,7 +109,11 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
     if notes is None:
         return
     vocab = Vocabulary.from_options(options)
-    if notes.declared.get("readOnlyHint") is True:
+    pairs = tuple((a.lower(), b.lower()) for a, b in options["two-phase-pairs"])
+    member = two_phase_members(ctx.manifest, pairs).get(tool.index)
+    # The preview side of a two-phase pair writes nothing, whatever its name's object says.
+    previews = member is not None and not member.confirms
+    if notes.declared.get("readOnlyHint") is True and not previews:
         # The annotation itself must not vouch for the tool, so judge it without them.
         bare = _without_annotations(tool)
         reading = read_effect(bare, vocab)
@@ -119,7 +127,7 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
                       tool)
     deletes = {w.lower() for w in options["delete-verbs"]}
     verb = next((t for t in tool.name_tokens if t in deletes), None)
-    if notes.declared.get("destructiveHint") is False and verb is not None:
+    if notes.declared.get("destructiveHint") is False and verb is not None and not previews:
         yield Hit(notes.pointer + "/destructiveHint",
                   {"hint": "destructiveHint: false",
                    "current": '"destructiveHint": false', "fixed": '"destructiveHint": true',
