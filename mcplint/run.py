@@ -141,9 +141,10 @@ def run(
     for _, config in sources:
         linter_for(config)
     keep = roots.files is not None  # mapping to source needs the manifests back
+    allow_env = live.allow_env if live is not None else frozenset()
 
     def read_span(start: int, end: int) -> list[_Read]:
-        return [_read(source, linters[config], stdin, keep)
+        return [_read(source, linters[config], stdin, keep, allow_env)
                 for source, config in sources[start:end]]
 
     # Many files are read and linted in forked workers, a span of files each, unless the
@@ -196,9 +197,10 @@ class _Read:
     manifest: Manifest | None = None  # only when asked for: it is large to send back
 
 
-def _read(source: Source, linter: Linter, stdin: TextIO | None, keep: bool) -> _Read:
+def _read(source: Source, linter: Linter, stdin: TextIO | None, keep: bool,
+          allow_env: frozenset[str] = frozenset()) -> _Read:
     loaded: Loaded = load(source, stdin)
-    client = (config_from_document(source.path, loaded.document)
+    client = (config_from_document(source.path, loaded.document, allow_env)
               if source.explicit and source.path != STDIN and loaded.document else None)
     if client is not None:
         return _Read(FileSummary(source.path, 0, None), client=client)

@@ -17,6 +17,8 @@ from mcplint.run import run
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "fixtures" / "configs"
 SERVERS = ROOT / "fixtures" / "servers"
+ALL_TEST_VARS = frozenset({"MCPLINT_TEST_PYTHON", "MCPLINT_TEST_SERVERS", "MCPLINT_TEST_TOKEN",
+                           "MCPLINT_TEST_BASE"})
 
 
 def summary(path: Path) -> tuple[str, list[tuple[str, str, str, str | None]]]:
@@ -40,7 +42,7 @@ def test_claude_code_expands_variables_and_defaults(monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("MCPLINT_TEST_PYTHON", raising=False)
     monkeypatch.delenv("MCPLINT_TEST_BASE", raising=False)
     path = CONFIGS / "claude-code" / ".mcp.json"
-    config = read_config(str(path))
+    config = read_config(str(path), ALL_TEST_VARS)
     assert config is not None and config.format == "Claude Code"
     notes, tickets, events = config.targets
     assert (notes.command, notes.args, dict(notes.env)) == (
@@ -57,7 +59,7 @@ def test_unset_variable_without_default_skips_that_server(monkeypatch: pytest.Mo
                                                           ) -> None:
     monkeypatch.delenv("MCPLINT_TEST_SERVERS", raising=False)
     monkeypatch.delenv("MCPLINT_TEST_TOKEN", raising=False)
-    config = read_config(str(CONFIGS / "claude-code" / ".mcp.json"))
+    config = read_config(str(CONFIGS / "claude-code" / ".mcp.json"), ALL_TEST_VARS)
     assert config is not None
     assert [(p.position.line, p.message) for p in config.problems] == [
         (3, 'server "notes" skipped: the environment variable MCPLINT_TEST_SERVERS is not set '
@@ -67,14 +69,42 @@ def test_unset_variable_without_default_skips_that_server(monkeypatch: pytest.Mo
     ]
 
 
+def test_no_variable_is_read_unless_allowed_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MCPLINT_TEST_SERVERS", "/srv/mcp")
+    monkeypatch.setenv("MCPLINT_TEST_TOKEN", "tok-12345")
+    config = read_config(str(CONFIGS / "claude-code" / ".mcp.json"),
+                         frozenset({"MCPLINT_TEST_SERVERS"}))
+    assert config is not None
+    notes, tickets, events = config.targets
+    # Unlisted variables stay as written, even one with a default, and are named.
+    assert (notes.command, notes.args, dict(notes.env)) == (
+        "${MCPLINT_TEST_PYTHON:-python}", ("/srv/mcp/good_server.py",),
+        {"NOTES_TOKEN": "${MCPLINT_TEST_TOKEN}"})
+    assert notes.needs_env == ("MCPLINT_TEST_PYTHON", "MCPLINT_TEST_TOKEN")
+    assert (dict(tickets.headers), tickets.needs_env) == (
+        {"Authorization": "Bearer ${MCPLINT_TEST_TOKEN}"},
+        ("MCPLINT_TEST_BASE", "MCPLINT_TEST_TOKEN"))
+    assert events.needs_env == ()
+    assert [(p.position.line, p.message) for p in config.problems] == [
+        (3, 'server "notes" skipped: it uses the environment variables MCPLINT_TEST_PYTHON, '
+            "MCPLINT_TEST_TOKEN, which mcplint reads only when named: add --allow-env "
+            "MCPLINT_TEST_PYTHON,MCPLINT_TEST_TOKEN"),
+        (9, 'server "tickets" skipped: it uses the environment variables MCPLINT_TEST_BASE, '
+            "MCPLINT_TEST_TOKEN, which mcplint reads only when named: add --allow-env "
+            "MCPLINT_TEST_BASE,MCPLINT_TEST_TOKEN"),
+    ]
+    assert all("tok-12345" not in t.describe() for t in config.targets)
+
+
 def test_vscode_jsonc_with_inputs_and_workspace_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", "/home/tester")
     workspace = CONFIGS / "vscode"
-    config = read_config(str(workspace / ".vscode" / "mcp.json"))
+    config = read_config(str(workspace / ".vscode" / "mcp.json"), frozenset({"HOME"}))
     assert config is not None and config.format == "VS Code"
     sensors, github = config.targets
     assert sensors.args == (f"{workspace}/../../servers/paginated_server.py",)
     assert (sensors.cwd, dict(sensors.env)) == (str(workspace), {"HOME_DIR": "/home/tester"})
+    assert "/home/tester" in sensors.secrets
     # ${input:...} is a prompt: never answered, the server is skipped with a located message.
     assert github.skip_reason is not None and "${input:github-token}" in github.skip_reason
     assert [p.position.line for p in config.problems] == [14]

@@ -14,7 +14,8 @@ from typing import Any
 
 from mcplint.live.faults import LiveError, stderr_tail
 from mcplint.live.process import kill_group, read_stderr, split_stderr
-from mcplint.live.targets import STDIO, LiveTarget, redact, redact_url
+from mcplint.live.secrets import mask, mask_url, mask_values
+from mcplint.live.targets import STDIO, LiveTarget
 
 INSTALL_HINT = 'live targets need the MCP SDK; install it with: pip install "mcplint[live]"'
 DEFAULT_TIMEOUT = 30.0
@@ -65,7 +66,7 @@ def _describe(exc: BaseException, target: LiveTarget) -> str:
         return f"cannot start {target.command!r}: permission denied"
     text = str(exc).strip().splitlines()
     detail = text[0][:300] if text else type(exc).__name__
-    where = redact_url(target.url)
+    where = mask_url(target.url)
     if isinstance(exc, ssl.SSLError) or "SSL" in detail or "CERTIFICATE" in detail.upper():
         return f"TLS failure connecting to {where}: {detail}"
     if type(exc).__name__ in ("ConnectError", "ConnectTimeout"):
@@ -124,11 +125,12 @@ async def _fetch(target: LiveTarget, timeout: float, limits: Any) -> Fetched:
         if error is not None and status.code is not None:
             # The SDK reports any failing status as one generic JSON-RPC error.
             error = _http_error(status.code, status.reason)
+    # Every message, stderr tail included, and whatever the server echoed back in its lists.
+    secrets = target.secrets
     if error is not None:
-        error = redact(error, target.secrets)
-    lists = capture.lists if error is None else {}
-    return Fetched(target, capture.initialize if error is None else None, lists, error,
-                   time.monotonic() - started)
+        return Fetched(target, None, {}, mask(error, secrets), time.monotonic() - started)
+    return Fetched(target, mask_values(capture.initialize, secrets),
+                   mask_values(capture.lists, secrets), None, time.monotonic() - started)
 
 
 def fetch_all(targets: Sequence[LiveTarget], timeout: float = DEFAULT_TIMEOUT,

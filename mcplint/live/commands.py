@@ -31,27 +31,23 @@ def dump(configs: tuple[str, ...], output: Path | None, live: LiveOptions) -> No
     several servers go to -o SET.json (one server-set file) or -o DIRECTORY.
     """
     from mcplint.live.client import fetch_all
-    from mcplint.live.loading import label, refused
+    from mcplint.live.loading import label, plan
     from mcplint.loaders.clientconfig import read_config
     from mcplint.snapshot import build_snapshot, dumps
 
     targets = list(live.targets)
     failed = False
     for path in configs:
-        config = read_config(path)
+        config = read_config(path, live.allow_env)
         if config is None:
             click.echo(f"mcplint: {path}: not an MCP client config (expected mcpServers or "
                        "servers)", err=True)
             sys.exit(2)
-        for problem in config.problems:
-            click.echo(f"error: {path}:{problem.position.line}: {problem.message}", err=True)
+        allowed, errors = plan(config, live)
+        for error in errors:
+            click.echo(f"error: {error}", err=True)
             failed = True
-        refusal = None if live.allow_exec else refused(config)
-        if refusal is not None:
-            click.echo(f"error: {refusal}", err=True)
-            failed = True
-        targets.extend(t for t in config.targets if not t.skip_reason
-                       and (live.allow_exec or t.transport != "stdio"))
+        targets.extend(allowed)
     if not targets:
         if not failed:
             click.echo("mcplint: nothing to dump; give --stdio, --http, --sse or a client "

@@ -1,8 +1,9 @@
 """Turn live targets (from the command line and from client configs) into manifests or errors.
 
 A server's manifest is built from its snapshot text, so a finding's pointer and line are those
-of the snapshot ``mcplint dump`` writes for it.  Commands from a config file are started only
-with ``allow_exec``: a config is data someone else may have written.
+of the snapshot ``mcplint dump`` writes for it.  A config is data someone else may have
+written: its commands are started only with ``allow_exec``, its URLs contacted only with
+``allow_network``, and its ``${VAR}`` read only for the variables in ``allow_env``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ class LiveOptions:
     timeout: float = DEFAULT_TIMEOUT
     concurrency: int = DEFAULT_CONCURRENCY
     allow_exec: bool = False
+    allow_network: bool = False
+    allow_env: frozenset[str] = frozenset()
     progress: Progress | None = field(default=None, compare=False)
 
 
@@ -42,14 +45,36 @@ def label(target: LiveTarget) -> str:
     return target.name if target.origin == "command line" else f"{target.origin}#{target.name}"
 
 
-def refused(config: ClientConfig) -> InputError | None:
-    commands = [t for t in config.targets if t.transport == STDIO and not t.skip_reason]
-    if not commands:
-        return None
-    listed = "; ".join(f"{t.name}: {t.describe()}" for t in commands)
-    return InputError(config.path, 0, 0,
-                      f"{config.format} config would start {len(commands)} server command(s), "
-                      f"which mcplint runs only with --allow-exec: {listed}")
+def _allowed(target: LiveTarget, options: LiveOptions) -> bool:
+    return options.allow_exec if target.transport == STDIO else options.allow_network
+
+
+def refusals(config: ClientConfig, options: LiveOptions) -> list[InputError]:
+    """What the config would start or contact that the options do not allow, one error for
+    commands and one for URLs, each naming the flag that allows it."""
+    errors = []
+    for stdio, doing, flag in ((True, "start {} server command(s), which mcplint runs",
+                                "--allow-exec"),
+                               (False, "contact {} server URL(s), which mcplint connects to",
+                                "--allow-network")):
+        refused = [t for t in config.targets if not t.skip_reason
+                   and (t.transport == STDIO) == stdio and not _allowed(t, options)]
+        if refused:
+            listed = "; ".join(f"{t.name}: {t.describe()}" for t in refused)
+            errors.append(InputError(config.path, 0, 0, f"{config.format} config would "
+                                     f"{doing.format(len(refused))} only with {flag}: {listed}"))
+    return errors
+
+
+def plan(config: ClientConfig, options: LiveOptions) -> tuple[list[LiveTarget],
+                                                               list[InputError]]:
+    """The config's servers the options allow to be read, and an error for each one not."""
+    errors = [InputError(config.path, p.position.line, p.position.column, p.message)
+              for p in config.problems]
+    errors += refusals(config, options)
+    runnable = [t for t in config.targets if not t.skip_reason and not t.needs_env
+                and _allowed(t, options)]
+    return runnable, errors
 
 
 def fetched_manifest(fetched: Fetched) -> tuple[Manifest | None, list[InputError]]:
@@ -68,13 +93,9 @@ def load_live(options: LiveOptions, configs: Sequence[ClientConfig]) -> LiveLoad
     loaded = LiveLoaded()
     runnable: list[LiveTarget] = list(options.targets)
     for config in configs:
-        loaded.errors.extend(InputError(config.path, p.position.line, p.position.column,
-                                        p.message) for p in config.problems)
-        refusal = None if options.allow_exec else refused(config)
-        if refusal is not None:
-            loaded.errors.append(refusal)
-        runnable.extend(t for t in config.targets if not t.skip_reason
-                        and (options.allow_exec or t.transport != STDIO))
+        allowed, errors = plan(config, options)
+        runnable.extend(allowed)
+        loaded.errors.extend(errors)
     if not runnable:
         return loaded
     results = fetch_all(runnable, options.timeout, options.concurrency, options.progress)

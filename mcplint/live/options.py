@@ -7,6 +7,7 @@ stays instant.
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -35,15 +36,34 @@ _OPTIONS = (
                  help="Seconds each live server gets to answer everything."),
     click.option("--allow-exec", "live_allow_exec", is_flag=True,
                  help="Start the server commands listed in client config targets."),
+    click.option("--allow-network", "live_allow_network", is_flag=True,
+                 help="Contact the HTTP/SSE server URLs listed in client config targets."),
+    click.option("--allow-live", "live_allow_live", is_flag=True,
+                 help="Both --allow-exec and --allow-network."),
+    click.option("--allow-env", "live_allow_env", multiple=True, metavar="VAR,…",
+                 help="Environment variables a client config's ${VAR} / ${env:VAR} may expand "
+                 "(repeatable or comma-separated); no other variable is read."),
     click.option("--concurrency", "live_concurrency", type=click.IntRange(min=1),
                  default=DEFAULT_CONCURRENCY, show_default=True,
                  help="Live servers read at once."),
 )
 
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _fail(message: str) -> None:
     click.echo(f"mcplint: {message}", err=True)
     sys.exit(2)
+
+
+def _env_names(values: tuple[str, ...]) -> frozenset[str]:
+    names = {part.strip() for value in values for part in value.split(",") if part.strip()}
+    for name in sorted(names):
+        if not _ENV_NAME.fullmatch(name):
+            _fail(f"--allow-env {name!r}: expected environment variable names, separated by "
+                  "commas")
+    return frozenset(names)
 
 
 def live_options(fn: Callable[..., None]) -> Callable[..., None]:
@@ -53,6 +73,7 @@ def live_options(fn: Callable[..., None]) -> Callable[..., None]:
     def wrapper(*args: Any, live_stdio: tuple[str, ...], live_http: tuple[str, ...],
                 live_sse: tuple[str, ...], live_env: tuple[str, ...], live_cwd: str | None,
                 live_header: tuple[str, ...], live_timeout: float, live_allow_exec: bool,
+                live_allow_network: bool, live_allow_live: bool, live_allow_env: tuple[str, ...],
                 live_concurrency: int, **kwargs: Any) -> None:
         from mcplint.live.loading import LiveOptions
         from mcplint.live.progress import progress_for
@@ -62,8 +83,11 @@ def live_options(fn: Callable[..., None]) -> Callable[..., None]:
                                            live_header, live_cwd)
         except TargetError as exc:
             _fail(str(exc))
-        kwargs["live"] = LiveOptions(tuple(targets), live_timeout, live_concurrency,
-                                     live_allow_exec, progress_for(sys.stderr))
+        kwargs["live"] = LiveOptions(
+            tuple(targets), live_timeout, live_concurrency,
+            allow_exec=live_allow_exec or live_allow_live,
+            allow_network=live_allow_network or live_allow_live,
+            allow_env=_env_names(live_allow_env), progress=progress_for(sys.stderr))
         try:
             fn(*args, **kwargs)
         except SdkMissing as exc:

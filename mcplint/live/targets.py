@@ -6,11 +6,21 @@ Nothing here imports the MCP SDK, so describing targets (and refusing to start t
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
+
+from mcplint.live.secrets import (
+    MASK,
+    arg_secrets,
+    collect,
+    header_secrets,
+    mask,
+    mask_args,
+    mask_url,
+    url_secrets,
+)
 
 STDIO, HTTP, SSE = "stdio", "http", "sse"
 
@@ -23,80 +33,44 @@ class TargetError(Exception):
 class LiveTarget:
     """One server to read: a command to start, or a URL to reach.
 
-    ``env`` and ``headers`` may hold secrets, so they are never part of ``describe()`` or the
-    repr; only their names are shown.
+    ``env``, ``headers``, arguments and the URL may hold secrets, so they are never part of the
+    repr, and ``describe()`` masks them (see ``mcplint.live.secrets``).
     """
 
     name: str
     transport: str
     command: str = ""
-    args: tuple[str, ...] = ()
+    args: tuple[str, ...] = field(default=(), repr=False)
     env: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     cwd: str | None = None
-    url: str = ""
+    url: str = field(default="", repr=False)
     headers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     # Where the target came from: "command line" or the client config file's path.
     origin: str = "command line"
     # Set by a config loader when the server cannot be started without a person (an
     # ``${input:...}`` prompt); the run reports it instead of starting the server.
     skip_reason: str | None = None
+    # Environment variables the config uses that --allow-env does not name: the server is
+    # reported, not linted, and these stay unexpanded.
+    needs_env: tuple[str, ...] = ()
+    # Values of the variables that were expanded into the target: secrets, whatever field.
+    expanded: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def describe(self) -> str:
         """The target as a person would recognise it, without secrets."""
         if self.transport == STDIO:
-            text = shlex.join([self.command, *_redact_args(self.args)])
-            return f"{text} (in {self.cwd})" if self.cwd else text
-        return f"{self.transport} {redact_url(self.url)}"
+            text = shlex.join([self.command, *mask_args(self.args)])
+            text = f"{text} (in {self.cwd})" if self.cwd else text
+        else:
+            text = f"{self.transport} {mask_url(self.url)}"
+        return mask(text, self.secrets)
 
     @property
     def secrets(self) -> tuple[str, ...]:
-        """Values that must never be printed: env and header values, URL credentials."""
-        values = [*self.env.values(), *self.headers.values()]
-        # "Bearer <token>": the token alone may turn up too, in a server's own error output.
-        values += [part for value in self.headers.values() for part in value.split()[1:]]
-        parts = urlsplit(self.url) if self.url else None
-        if parts is not None and parts.password:
-            values.append(parts.password)
-        return tuple(v for v in values if len(v) >= 4)
-
-
-_SECRET_NAME = re.compile(r"key|token|secret|passw|auth|credential", re.I)
-
-
-def _redact_args(args: Sequence[str]) -> list[str]:
-    """Arguments with the values of secret-looking flags (``--api-key X``, ``TOKEN=X``) hidden."""
-    shown: list[str] = []
-    for index, arg in enumerate(args):
-        name, sep, _value = arg.partition("=")
-        if sep and _SECRET_NAME.search(name):
-            shown.append(f"{name}=***")
-        elif index and args[index - 1].startswith("-") and "=" not in args[index - 1] \
-                and _SECRET_NAME.search(args[index - 1]):
-            shown.append("***")
-        else:
-            shown.append(arg)
-    return shown
-
-
-def redact_url(url: str) -> str:
-    """The URL without a password or query string, which commonly carry API keys."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<malformed URL>"
-    netloc = parts.hostname or ""
-    if parts.port:
-        netloc = f"{netloc}:{parts.port}"
-    if parts.username:
-        netloc = f"{parts.username}@{netloc}"
-    query = "…" if parts.query else ""
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
-
-
-def redact(text: str, secrets: Sequence[str]) -> str:
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
+        """Values that must never be printed: env and header values, expanded variables, URL
+        credentials and query values, the arguments of secret-looking flags."""
+        return collect([*self.env.values(), *header_secrets(self.headers), *self.expanded,
+                        *url_secrets(self.url), *arg_secrets(self.args)])
 
 
 def parse_env(pairs: Sequence[str]) -> dict[str, str]:
@@ -122,10 +96,13 @@ def parse_headers(lines: Sequence[str]) -> dict[str, str]:
 
 def _stdio_name(argv: Sequence[str]) -> str:
     # The script or package is more telling than the interpreter (python, node, npx, uvx).
+    # A secret flag's value is never the name: findings and progress would print it.
     launchers = {"python", "python3", "node", "npx", "uvx", "uv", "deno", "bun", "pipx", "docker"}
-    for word in argv:
+    shown = [argv[0], *mask_args(argv[1:])]
+    for word in shown:
         base = os.path.basename(word)
-        if word.startswith("-") or base in launchers or base.startswith("python"):
+        if word.startswith("-") or base in launchers or base.startswith("python") or \
+                MASK in word:
             continue
         return base
     return os.path.basename(argv[0])
@@ -155,9 +132,9 @@ def command_line_targets(
         for url in urls:
             scheme = urlsplit(url).scheme
             if scheme not in ("http", "https"):
-                raise TargetError(f"--{transport} {redact_url(url)}: expected an http:// or "
+                raise TargetError(f"--{transport} {mask_url(url)}: expected an http:// or "
                                   "https:// URL")
-            targets.append(LiveTarget(redact_url(url), transport, url=url, headers=header_map))
+            targets.append(LiveTarget(mask_url(url), transport, url=url, headers=header_map))
     return unique_names(targets)
 
 
