@@ -207,6 +207,10 @@ def _named_output(schema: Any, generic: frozenset[str]) -> list[str]:
 
 def _clause_after(text: str, end: int, limit: int = 14) -> list[str]:
     clause = re.split(r"(?<=[.!?])\s|\n\s*\n", text[end:], maxsplit=1)[0]
+    # What follows "if" is the condition, not the result: "Returns an error if the invoice
+    # does not exist" says only that errors come back.
+    clause = re.split(r"\b(?:if|when|unless|whenever|in case)\b", clause, maxsplit=1,
+                      flags=re.IGNORECASE)[0]
     return words(clause)[:limit]
 
 
