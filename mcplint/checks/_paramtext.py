@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from mcplint.model import Parameter, Tool
@@ -110,13 +111,28 @@ def description_of(param: Parameter, root: Any = None) -> str:
     return ""
 
 
+# A parameter's own line in a tool description: ``- owner: …``, ``owner (string): …``,
+# ``Args: owner — …`` or a backticked name.  Zero-width, so lines that hold several
+# (``a: x, b: y``) yield each; one pass per text finds every name at once.
+_LINE = re.compile(r"(?=(?:^|(?<=\n)|(?<=[-*•]\s)|(?<=,\s)|(?<=;\s))\s*[`'\"]?([A-Za-z_$][\w.$\-]*)"
+                   r"[`'\"]?\s*(?:\([^)\n]*\)\s*)?(?::|-\s|–|—|=)([^\n]*))|(?=`([A-Za-z_$][\w.$\-]*)`"
+                   r"([^\n]*))")
+
+
+@lru_cache(maxsize=512)
+def _lines(text: str) -> Mapping[str, str]:
+    found: dict[str, str] = {}
+    for match in _LINE.finditer(text):
+        name, rest = (match.group(1), match.group(2)) if match.group(1) else (
+            match.group(3), match.group(4))
+        if name:
+            found.setdefault(name, (rest or "").strip() or name)
+    return found
+
+
 def tool_line(param: Parameter, tool: Tool, root: Any = None) -> str:
     """What the tool's description (or the parent object's) says about the parameter on a line
-    of its own (``- owner: the repository owner``, ``owner (string): …``, ``Args: owner — …``),
-    or "" when it has no such line."""
-    name = re.escape(param.name)
-    line = re.compile(rf"(?:^|\n|[-*•]\s|,\s|;\s)\s*[`'\"]?{name}[`'\"]?\s*(?:\([^)\n]*\)\s*)?"
-                      rf"(?::|-\s|–|—|=)([^\n]*)|`{name}`([^\n]*)")
+    of its own, or "" when it has no such line."""
     texts = [tool.description or ""]
     if param.depth:
         parent = next((p for p in tool.parameters
@@ -125,9 +141,9 @@ def tool_line(param: Parameter, tool: Tool, root: Any = None) -> str:
         if parent is not None:
             texts.append(description_of(parent, root))
     for text in texts:
-        match = line.search(text) if text else None
-        if match:
-            return (match.group(1) or match.group(2) or "").strip() or match.group(0).strip()
+        line = _lines(text).get(param.name) if text else None
+        if line:
+            return line
     return ""
 
 
