@@ -88,6 +88,7 @@ _OPTIONS = {
 
 _REASONS = {
     "unnamed": "has no description, and its name alone does not say what to pass",
+    "restated": "is described only by its name, which alone does not say what to pass",
     "shapeless": "is a free-form object, and nothing says which keys it takes",
     "json": "takes JSON in a string, and nothing says its shape",
     "where": "is an ID described only by its name, and nothing says where to get one",
@@ -129,14 +130,16 @@ def _reason(param: Parameter, tool: Tool, ctx: Context, options: Mapping[str, An
             return "json"
         if _restating_id(param, tool, ctx, text, name_words, options):
             return "where"
-        return None
+        if not _restates(text, name_words, options):
+            return None
+        # "data: The data" says no more than no description: judge the name alone.
     if schema.get("properties") or items.get("properties") or any(
             key in schema for key in _BOUNDS):
         return None
     if _explained_by_siblings(param, tool, options):
         return None
     if _unnamed(tool, name, name_words, options):
-        return "unnamed"
+        return "restated" if text else "unnamed"
     return None
 
 
@@ -203,6 +206,12 @@ def _unnamed(tool: Tool, name: str, name_words: tuple[str, ...],
     if len(name_words) > 1 and name_words[-1] in _lower(options["generic-heads"]):
         return True
     return 0 < len(name) <= int(options["max-short-length"])
+
+
+def _restates(text: str, name_words: tuple[str, ...], options: Mapping[str, Any]) -> bool:
+    """Whether the description is only the parameter's own name with filler ("The data")."""
+    said = {singular(w) for w in words(text)} - _lower(options["restating-words"])
+    return bool(said) and said <= {singular(w) for w in name_words}
 
 
 def _restating_id(param: Parameter, tool: Tool, ctx: Context, text: str,
