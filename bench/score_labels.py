@@ -76,6 +76,8 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 
 LOCKBOX = ROOT / "bench" / "lockbox.json"
+# Hand labels of servers no rule was tuned on, made blind to mcplint's output (see its README).
+BLIND = ROOT / "bench" / "blind"
 TUNING = ROOT / "bench" / "tuning.toml"
 
 Predictions = dict[str, dict]
@@ -346,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     show = [c.strip().upper() for c in args.show.split(",") if c.strip()]
     if show and args.gold is None and chosen & set(lockbox()):
         parser.error("--show would list lockbox servers' items; use --servers dev")
+    if show and args.gold is not None and Path(args.gold).resolve() == BLIND.resolve():
+        parser.error("--show would list the blind set's items, which would make it a tuning "
+                     "set; score it without --show")
     sets = _as_sets(pred, gold, scorer)
     rows = {"in-sample": scorer.score(sets, gold)}
     notes: list[str] = []
