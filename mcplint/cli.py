@@ -19,6 +19,7 @@ from mcplint.findings import FAIL_ON, Severity
 from mcplint.live.commands import dump
 from mcplint.live.options import live_options
 from mcplint.reporters import FORMATS
+from mcplint.revisions import REVISIONS
 
 if TYPE_CHECKING:
     from mcplint.engine.linter import Linter, Selection
@@ -55,6 +56,10 @@ _SOURCE_OPTION = click.option(
     "--source", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
     help="Find each tool's definition in the server's code under DIR and report findings "
     "there too [default for live servers: the git work tree the command runs in].")
+_TARGET_SPEC_OPTION = click.option(
+    "--target-spec", type=click.Choice(REVISIONS), default=None,
+    help="MCP revision to check against [default: the config's, else a snapshot's "
+    "protocolVersion, else the newest].")
 _VERBOSE_OPTION = click.option(
     "-v", "--verbose", is_flag=True,
     help="Also print notes to stderr: tools whose source was not found or was ambiguous.")
@@ -102,13 +107,15 @@ main.add_command(dump)
 @click.option("--diff", "show_diff", is_flag=True, help="Print the safe fixes as a unified "
               "diff and change nothing; exit 1 if there is something to fix.")
 @_SOURCE_OPTION
+@_TARGET_SPEC_OPTION
 @_VERBOSE_OPTION
 @live_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
           select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           config_path: Path | None, statistics: bool, quiet: bool, color: bool | None,
           baseline: Path | None, write_baseline: Path | None, fix: bool, show_diff: bool,
-          source: Path | None, verbose: bool, live: LiveOptions) -> None:
+          source: Path | None, target_spec: str | None, verbose: bool,
+          live: LiveOptions) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -119,11 +126,13 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
 
     fixed = None
     if fix or show_diff:
-        fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff)
+        fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff,
+                     target_spec)
         if show_diff:
             click.echo(fixed.summary, err=True)
             sys.exit(fixed.diff_exit_code)
-    report = _lint(targets, select, extend_select, ignore, config_path, live, source)
+    report = _lint(targets, select, extend_select, ignore, config_path, live, source,
+                   target_spec)
     _notes(report, verbose)
     if fail_on is None:
         try:
@@ -147,21 +156,22 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
 
 
 def _selection(select: tuple[str, ...], extend_select: tuple[str, ...],
-               ignore: tuple[str, ...]) -> Selection:
+               ignore: tuple[str, ...], target_spec: str | None = None) -> Selection:
     from mcplint.engine.linter import Selection
 
     return Selection(select=_split(select) if select else None,
-                     extend_select=_split(extend_select), ignore=_split(ignore))
+                     extend_select=_split(extend_select), ignore=_split(ignore),
+                     target_spec=target_spec)
 
 
 def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
-         preview: bool) -> FixOutcome:
+         preview: bool, target_spec: str | None = None) -> FixOutcome:
     """Apply the safe fixes to the files among the targets, or print them as a diff."""
     from mcplint.config import ConfigError
     from mcplint.fixes.command import run_fixes
 
-    selection = _selection(select, extend_select, ignore)
+    selection = _selection(select, extend_select, ignore, target_spec)
     try:
         return run_fixes(targets, selection, config_path, bool(live.targets), preview=preview,
                          out=sys.stdout, err=sys.stderr)
@@ -172,13 +182,13 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
 
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
           ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
-          source: Path | None = None) -> Report:
+          source: Path | None = None, target_spec: str | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.run import run
     from mcplint.sources import SourceRoots
 
-    selection = _selection(select, extend_select, ignore)
+    selection = _selection(select, extend_select, ignore, target_spec)
     try:
         return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
                    source_roots=SourceRoots.from_option(source, Path.cwd()))
@@ -285,12 +295,13 @@ def explain(rule: str) -> None:
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Use this config file instead of discovering one.")
 @_SOURCE_OPTION
+@_TARGET_SPEC_OPTION
 @_VERBOSE_OPTION
 @live_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
-           config_path: Path | None, source: Path | None, verbose: bool,
-           live: LiveOptions) -> None:
+           config_path: Path | None, source: Path | None, target_spec: str | None,
+           verbose: bool, live: LiveOptions) -> None:
     """Write a self-contained HTML report for reviewers (same as check --format html).
 
     Findings per server and tool with the rule docs, token costs against the budgets, and
@@ -298,7 +309,8 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     """
     from mcplint.reporters import ReportOptions, get_reporter
 
-    result = _lint(targets, select, extend_select, ignore, config_path, live, source)
+    result = _lint(targets, select, extend_select, ignore, config_path, live, source,
+                   target_spec)
     _notes(result, verbose)
     _write(get_reporter("html"), result, output, ReportOptions(color=False))
     if str(output) != "-":

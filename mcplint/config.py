@@ -13,6 +13,7 @@ from typing import Any
 from rapidfuzz import process
 
 from mcplint.findings import FAIL_ON
+from mcplint.revisions import REVISIONS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -48,6 +49,7 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "extend-select": _STRINGS,
         "ignore": _STRINGS,
         "fail-on": {"enum": list(FAIL_ON)},
+        "target-spec": {"enum": list(REVISIONS)},
         "packs": _STRINGS,
         "plugins": _STRINGS,
         "rules": _RULE_SETTINGS,
@@ -97,6 +99,8 @@ class Config:
     plugins: tuple[str, ...] = ()
     rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
     overrides: tuple[Override, ...] = ()
+    # The MCP revision to check against; None: the snapshot's protocolVersion, or the newest.
+    target_spec: str | None = None
 
     @property
     def label(self) -> str:
@@ -205,6 +209,7 @@ def parse_config(path: Path) -> Config | None:
         plugins=tuple(data.get("plugins", ())),
         rules=data.get("rules", {}),
         overrides=overrides,
+        target_spec=data.get("target-spec"),
     )
 
 

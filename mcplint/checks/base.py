@@ -49,8 +49,17 @@ class Context:
 
     manifest: Manifest
     tokens: TokenCounter
+    # The spec revision chosen by --target-spec or the config; None: the snapshot's own.
+    chosen_spec: str | None = None
     _tool_tokens: dict[int, int] = field(default_factory=dict)
     _memo: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def target_spec(self) -> str:
+        """The MCP revision this manifest is checked against (see mcplint.revisions)."""
+        from mcplint.revisions import target_revision
+
+        return target_revision(self.chosen_spec, self.manifest.server)
 
     def memo(self, key: str, build: Callable[[Manifest], Any]) -> Any:
         """A fact about the manifest that a check derives once and reuses for every tool (an

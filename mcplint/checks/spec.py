@@ -114,16 +114,24 @@ def _schema_type_problem(schema: Any, what: str, required: bool) -> str | None:
     return None
 
 
-@check("schema-is-object", Target.TOOL, fields={"problem", "key", "add", "place"},
+@check("schema-is-object", Target.TOOL, fields={"problem", "key", "add", "place", "revision"},
        options={"key": {"type": "string", "enum": ["inputSchema", "outputSchema"],
                         "default": "inputSchema",
-                        "description": "Which schema of the tool to check."}})
+                        "description": "Which schema of the tool to check."},
+                "any-type-since": {"type": "string", "default": "",
+                                   "description": "The MCP revision from which the schema may "
+                                                  "have any root type (empty: never)."}})
 def schema_is_object(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     key = options["key"]
-    problem = _schema_type_problem(tool.raw.get(key), key, required=key == "inputSchema")
+    schema = tool.raw.get(key)
+    since = options["any-type-since"]
+    if since and ctx.target_spec >= since and (schema is None or isinstance(schema, dict)):
+        return  # from this revision on, any schema will do; it must still be a JSON object
+    problem = _schema_type_problem(schema, key, required=key == "inputSchema")
     if problem:
         pointer = tool.child(key) if key in tool.raw else tool.pointer
-        yield _schema_fix(Hit(pointer, {"problem": problem, "key": key}, tool), tool, key)
+        fields = {"problem": problem, "key": key, "revision": ctx.target_spec}
+        yield _schema_fix(Hit(pointer, fields, tool), tool, key)
 
 
 def _schema_fix(hit: Hit, tool: Tool, key: str) -> Hit:

@@ -26,6 +26,8 @@ class Selection:
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    # --target-spec: the MCP revision to check against, over the config's.
+    target_spec: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class Linter:
         for index, override in enumerate(config.overrides):
             self._settings(override.rules, f"{config.label}: overrides[{index}]")
         self._cache: dict[tuple[int, ...], RuleSet] = {}
+        self.target_spec = self.selection.target_spec or config.target_spec
 
     def rule_info(self, code: str) -> RuleInfo:
         rule = self.rules[code]
@@ -165,7 +168,7 @@ class Linter:
     def lint(self, manifest: Manifest) -> Linted:
         if manifest.parts:
             return self._lint_set(manifest)
-        ctx = Context(manifest, self.tokens)
+        ctx = Context(manifest, self.tokens, self.target_spec)
         base = self.ruleset(manifest.file)
 
         def tools(start: int, end: int) -> tuple[list[Finding], list[int]]:
