@@ -206,7 +206,9 @@ def _named_output(schema: Any, generic: frozenset[str]) -> list[str]:
 
 
 def _clause_after(text: str, end: int, limit: int = 14) -> list[str]:
-    clause = re.split(r"(?<=[.!?])\s|\n\s*\n", text[end:], maxsplit=1)[0]
+    # A cue that opens a list ("Returns:\n1. the user's id") is read from the first item.
+    rest = re.sub(r"^\s*:?\s*(?:\d{1,2}[.)]|[-*•])\s+", "", text[end:])
+    clause = re.split(r"(?<=[.!?])\s|\n\s*\n", rest, maxsplit=1)[0]
     # What follows "if" is the condition, not the result: "Returns an error if the invoice
     # does not exist" says only that errors come back.
     clause = re.split(r"\b(?:if|when|unless|whenever|in case)\b", clause, maxsplit=1,
