@@ -66,6 +66,11 @@ _LIST_OPTIONS: dict[str, Any] = {
     "cap-pattern": {"type": "string", "format": "regex", "default": "",
                     "description": "Regular expression for prose that states a cap on the "
                                    "result (\"up to 50\", \"paginated\")."},
+    "query-language-pattern": {"type": "string", "format": "regex", "default": "",
+                               "description": "Regular expression for a parameter (name and "
+                                              "description) that takes a query in a language "
+                                              "with its own limit (SQL): the agent sizes the "
+                                              "result in the query, so the tool is no list."},
 }
 
 
@@ -109,6 +114,10 @@ def _shape(tool: Tool, options: Mapping[str, Any]) -> _Shape:
     bound = tuple(p.path for p in tool.parameters
                   if p.depth <= 1 and set(split_name(p.name)) & bound_words)
     capped = _search(options["cap-pattern"], _texts(tool))
+    # A query in SQL carries its own LIMIT: the agent sizes the result, not the tool.
+    if is_list and any(_search(options["query-language-pattern"], f"{p.name} {p.description or ''}")
+                       for p in tool.parameters if p.depth == 0):
+        is_list = False
     return _Shape(is_list, bound, capped)
 
 
