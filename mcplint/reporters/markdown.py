@@ -1,7 +1,8 @@
 """Markdown for a pull-request comment or a CI step summary.
 
 Tool names, descriptions and messages quote third-party text, so everything that is not ours
-is escaped: no HTML, no links or images, and no @mentions that would notify people.
+is escaped: no HTML, no links or images, no @mentions that would notify people, and no
+characters that draw nothing or reorder the text.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TextIO
 
 from mcplint.findings import Finding, Severity
 from mcplint.reporters import ReportOptions, printable, unfixable_files
+from mcplint.reporters.visible import reveal
 from mcplint.run import Report
 
 ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
@@ -27,15 +29,16 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#<>])")
 
 
 def text(value: str) -> str:
-    """Inline text that renders as itself: no markup, no HTML, no mentions."""
-    flat = " ".join(value.split())
+    """Inline text that renders as itself: no markup, no HTML, no mentions, and invisible
+    characters revealed (mcplint.reporters.visible)."""
+    flat = " ".join(reveal(value).split())
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))
     return escaped.replace("@", "@\u200b")
 
 
 def code(value: str) -> str:
     """A code span; HTML and mentions are inert inside one."""
-    flat = " ".join(value.split()) or " "
+    flat = " ".join(reveal(value).split()) or " "
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
@@ -44,7 +47,7 @@ def code(value: str) -> str:
 
 def html_code(value: str) -> str:
     """Inside raw HTML (a <summary>), Markdown is not parsed; escape as HTML instead."""
-    return f"<code>{html.escape(value)}</code>".replace("@", "&#64;\u200b")
+    return f"<code>{html.escape(reveal(value))}</code>".replace("@", "&#64;\u200b")
 
 
 def _plural(count: int, word: str) -> str:
@@ -138,7 +141,7 @@ def _where(finding: Finding) -> str:
 
 
 def _finding_item(finding: Finding, can_fix: bool = True) -> str:
-    first, _, rest = finding.message.partition("\n")
+    first, _, rest = reveal(finding.message).partition("\n")
     item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
             f"{text(finding.name)}, {_where(finding)}: {text(first)}")
     if rest.strip():
