@@ -38,10 +38,11 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
 
 
 def _shown(text: str) -> str:
-    """Text that may quote a manifest, with its control and bidi characters as escapes."""
-    from mcplint.reporters.visible import reveal
+    """A line that may quote a manifest, with its control, bidi and newline characters as
+    escapes, so it stays one line and shows what is there."""
+    from mcplint.reporters.visible import reveal_line
 
-    return reveal(text)
+    return reveal_line(text)
 
 
 def _fail(message: str) -> None:

@@ -33,6 +33,8 @@ FINGERPRINT = "mcplint/v1"
 
 
 def uri(file: str, root: Path) -> str:
+    # A server's name (file.json#name) can hold a lone surrogate, which no URI can encode.
+    file = printable(file)
     relative = relative_file(file, root)
     if relative.startswith("../") or Path(relative).is_absolute():
         return Path(file).resolve().as_uri()

@@ -23,7 +23,7 @@ from mcplint.reporters import (
     printable,
     unfixable_files,
 )
-from mcplint.reporters.visible import reveal
+from mcplint.reporters.visible import reveal, reveal_line
 from mcplint.run import Report
 
 # SGR parameters of each style; a terminal with only 8 colours shows these as well as any.
@@ -118,28 +118,28 @@ def _finding(writer: _Writer, finding: Finding, live: bool, can_fix: bool) -> No
     where = (f"{source.file}:{source.line}:{source.column}" if source
              else f"{finding.file}:{finding.line}:{finding.column}")
     code = f"{finding.code} {FIXABLE}" if can_fix and finding.fix is not None else finding.code
-    writer.line((f"    {reveal(where)}  ", ""),
+    writer.line((f"    {reveal_line(where)}  ", ""),
                 (f"{finding.severity.label:<7}", STYLE[finding.severity]),
-                ("  ", ""), (reveal(code), BOLD), (" ", ""), (reveal(finding.name), DIM))
+                ("  ", ""), (reveal_line(code), BOLD), (" ", ""), (reveal_line(finding.name), DIM))
     writer.line((f"      {reveal(finding.message)}", ""))
     if finding.suggestion:
         writer.line(("      ", ""), ("help", HELP), (f": {reveal(finding.suggestion)}", ""))
     if source:
         place = manifest_place(finding.file, finding.line, finding.column, finding.pointer, live)
-        writer.line(("      ", ""), (f"manifest: {reveal(place)}", DIM))
+        writer.line(("      ", ""), (f"manifest: {reveal_line(place)}", DIM))
 
 
 def _statistics(report: Report, writer: _Writer) -> None:
     counts = Counter((f.code, f.name, f.severity) for f in report.findings)
     for (code, name, severity), count in sorted(counts.items(), key=lambda i: (-i[1], i[0])):
-        writer.line((f"{count:>5}  ", ""), (f"{reveal(code):<8}", BOLD), (" ", ""),
-                    (f"{severity.label:<7}", STYLE[severity]), (f"  {reveal(name)}", ""))
+        writer.line((f"{count:>5}  ", ""), (f"{reveal_line(code):<8}", BOLD), (" ", ""),
+                    (f"{severity.label:<7}", STYLE[severity]), (f"  {reveal_line(name)}", ""))
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     writer = _Writer(use_color(out, options.color))
     for error in report.errors:
-        writer.line(("error", STYLE[Severity.ERROR]), (f": {reveal(str(error))}", ""))
+        writer.line(("error", STYLE[Severity.ERROR]), (f": {reveal_line(str(error))}", ""))
     if options.statistics:
         _statistics(report, writer)
     else:
@@ -152,7 +152,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
             if not options.quiet:
                 detail = (f" ({_plural(summary.tools, 'tool')}, ~{summary.tokens:,} tokens)"
                           if summary and summary.tokens is not None else "")
-                writer.line((reveal(file), HEADER), (detail, ""))
+                writer.line((reveal_line(file), HEADER), (detail, ""))
             # Tools in the order they appear in the file; server-wide findings first.
             by_tool: dict[str | None, list[Finding]] = {None: []}
             for finding in group:
@@ -160,7 +160,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
             for tool, of_tool in by_tool.items():
                 if not of_tool:
                     continue
-                writer.line(("  ", ""), (reveal(tool) if tool else "(server)", BOLD))
+                writer.line(("  ", ""), (reveal_line(tool) if tool else "(server)", BOLD))
                 for finding in of_tool:
                     _finding(writer, finding, file in live_servers, file not in unfixable)
                 # A tool at a time: a 10,000-tool gateway is one file, and holding all its

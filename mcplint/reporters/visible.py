@@ -102,3 +102,10 @@ _ASCII_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 def _ascii_plain(text: str) -> bool:
     return _ASCII_HIDDEN.search(text) is None
+
+
+def reveal_line(text: str) -> str:
+    """``reveal`` for text that must stay on one line (a name, a path, an error line): a
+    newline is written as an escape too."""
+    shown = reveal(text)
+    return shown.replace("\n", "\\n") if "\n" in shown else shown
