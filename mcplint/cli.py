@@ -38,6 +38,14 @@ def _split(values: Sequence[str]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
+def _shown(text: str) -> str:
+    """A line that may quote a manifest, with its control, bidi and newline characters as
+    escapes, so it stays one line and shows what is there."""
+    from mcplint.reporters.visible import reveal_line
+
+    return reveal_line(text)
+
+
 def _fail(message: str) -> None:
     click.echo(f"mcplint: {message}", err=True)
     sys.exit(EXIT_ERROR)
@@ -68,7 +76,7 @@ _VERBOSE_OPTION = click.option(
 def _notes(report: Report, verbose: bool) -> None:
     if verbose:
         for note in report.notes:
-            click.echo(f"mcplint: note: {note}", err=True)
+            click.echo(f"mcplint: note: {_shown(note)}", err=True)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -148,7 +156,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     if report.errors and (output or fmt != "text"):
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
-            click.echo(f"error: {error}", err=True)
+            click.echo(f"error: {_shown(str(error))}", err=True)
     if fixed is not None and not quiet:
         click.echo(fixed.summary, err=True)
     code = exit_code([f.severity for f in report.findings], len(report.errors), fail_on)
@@ -219,7 +227,7 @@ def _baseline(report: Report, use: Path | None, write_to: Path | None) -> Report
         _fail(str(exc))
         raise  # unreachable: _fail exits
     for note in notes:
-        click.echo(f"mcplint: {note}", err=True)
+        click.echo(f"mcplint: {_shown(note)}", err=True)
     return report
 
 
@@ -317,7 +325,7 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
         tools = sum(f.tools for f in result.linted)
         click.echo(f"Wrote {output}: {len(result.findings)} findings in {tools} tools.", err=True)
     for error in result.errors:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {_shown(str(error))}", err=True)
     sys.exit(exit_code([f.severity for f in result.findings], len(result.errors), fail_on))
 
 
@@ -344,7 +352,7 @@ def diff(old: str, new: str, fmt: str, output: Path | None, fail_on: str) -> Non
     before, old_errors = snapshot_diff.load_manifest(old)
     after, new_errors = snapshot_diff.load_manifest(new)
     for error in [*old_errors, *new_errors]:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {_shown(str(error))}", err=True)
     if before is None or after is None:
         sys.exit(EXIT_ERROR)
     changes = snapshot_diff.compare(before, after)

@@ -450,7 +450,9 @@ def render(changes: Sequence[Change], old: Manifest, new: Manifest, fmt: str,
     from mcplint.reporters import ReportOptions, get_reporter, printable
 
     if fmt == "text":
-        out.write(printable(as_text(changes, old, new)))
+        from mcplint.reporters.visible import reveal
+
+        out.write(printable(reveal(as_text(changes, old, new))))
     elif fmt == "json":
         out.write(printable(json.dumps(as_dict(changes, old, new), indent=2,
                                        ensure_ascii=False)) + "\n")

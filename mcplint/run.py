@@ -6,6 +6,7 @@ config per server.  Nothing here prints or decides the exit code.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,7 +69,10 @@ class Report:
 def _config_for(path: str, explicit: Config | None, seen: dict[Path, Config]) -> Config:
     if explicit is not None:
         return explicit
-    resolved = Path.cwd() if path == STDIN else Path(path).resolve()
+    try:
+        resolved = Path.cwd() if path == STDIN else Path(path).resolve()
+    except (OSError, RuntimeError):  # a symlink loop: loading the target says so, located
+        resolved = Path(os.path.abspath(path))
     folder = resolved if resolved.is_dir() else resolved.parent
     if folder not in seen:
         seen[folder] = discover(folder)

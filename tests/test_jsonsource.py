@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcplint.loaders.jsonsource import (
+    MAX_DEPTH,
+    MAX_DIGITS,
     Document,
     ParseError,
     Position,
@@ -145,3 +147,37 @@ def test_duplicate_keys_locate_the_value_json_keeps() -> None:
     assert isinstance(doc, Document)
     assert doc.data == {"a": 2}
     assert doc.position("/a") == Position(1, 10)
+
+
+def test_duplicate_keys_are_recorded_where_they_repeat() -> None:
+    doc = parse_json('{"tools": [{"name": "safe", "name": "delete_all"}], "tools": []}')
+    assert isinstance(doc, Document)
+    assert [(p, doc.position_of_offset(o)) for p, o in doc.duplicates] == [
+        ("/tools/0/name", Position(1, 29)), ("/tools", Position(1, 53))]
+
+
+def test_nesting_past_the_limit_is_located_not_recursed() -> None:
+    error = parse_json("[" * 100_000 + "]" * 100_000)
+    assert isinstance(error, ParseError) and not error.syntax
+    assert error.position == Position(1, MAX_DEPTH + 1)
+    assert isinstance(parse_json("[" * MAX_DEPTH + "]" * MAX_DEPTH), Document)
+
+
+def test_nan_infinity_and_long_integers_are_located() -> None:
+    nan = parse_json('{"a": [1, -Infinity]}')
+    assert isinstance(nan, ParseError) and nan.position == Position(1, 11)
+    assert "-Infinity is not a JSON number" in nan.message
+    long = parse_json('{"a": ' + "9" * (MAX_DIGITS + 1) + "}")
+    assert isinstance(long, ParseError) and long.position == Position(1, 7)
+    # Valid JSON Python reads: a long fraction, a float past the double range (inf).
+    assert isinstance(parse_json("[0." + "1" * 5000 + ", 1e999]"), Document)
+
+
+def test_a_deep_path_of_long_keys_does_not_grow_the_index_quadratically() -> None:
+    key = "k" * 10_000
+    text = ('{"' + key + '": ') * 400 + "1" + "}" * 400
+    doc = parse_json(text)
+    assert isinstance(doc, Document)
+    # The budget, and at most one pointer past it.
+    assert sum(len(p) for p in doc._offsets) <= 17 * len(text) + 1_000_000
+    assert doc.position("/" + "/".join([key] * 400)).line == 1  # an ancestor, located

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mcplint.loaders.files import Source, expand, load
-from mcplint.loaders.jsonsource import Document, parse_json
+from mcplint.loaders.jsonsource import Document, Position, parse_json
 from mcplint.loaders.manifest import build_manifest
 
 TOOL = {"name": "get_user", "description": "Get a user.", "inputSchema": {"type": "object"}}
@@ -127,9 +127,13 @@ def test_unreadable_files(tmp_path: Path) -> None:
     missing = load(Source(str(tmp_path / "nope.json")))
     assert missing.manifest is None and "no such file" in missing.errors[0].message
     binary = tmp_path / "bin.json"
-    binary.write_bytes(b"\xff\xfe\x00{")
+    binary.write_bytes(b'{\n "a\xff": 1}')
     loaded = load(Source(str(binary)))
     assert loaded.manifest is None and "not UTF-8" in loaded.errors[0].message
+    assert loaded.errors[0].position == Position(2, 4)  # located at the byte, not the file
+    binary.write_bytes(b"\xff\xfe\x00{")
+    loaded = load(Source(str(binary)))
+    assert "UTF-16 text" in loaded.errors[0].message
     broken = tmp_path / "broken.json"
     broken.write_text('{\n  "tools": [\n    {"name": "a"}\n    {"name": "b"}\n  ]\n}')
     loaded = load(Source(str(broken)))

@@ -204,7 +204,8 @@ def test_text_keeps_terminal_controls_out_and_expands_tabs() -> None:
                   color=False)
     lines = out.splitlines()
     assert lines[1] == "  to    ol"  # tab stops count from the line start, as rich did
-    assert lines[3] == "      a bc \\x1b]8;;http://x\\x1b\\link"
+    # A lone CR or a BEL is shown, not dropped: a CR would let text overwrite the line.
+    assert lines[3] == "      a b\\r\\x07c \\x1b]8;;http://x\\x1b\\link"
     assert lines[4] == "      help: use \\x1b[2Jthis"
     assert "\x1b" not in out
 
@@ -419,8 +420,8 @@ def test_html_shows_both_places_suggestion_and_fix_escaped() -> None:
     assert '<p class="suggestion"><strong>Suggestion:</strong> &lt;img src=x ' \
            "onerror=alert(1)&gt;</p>" in page
     assert "<strong>Safe fix:</strong> &lt;script&gt;x&lt;/script&gt;" in page
-    assert "in the code <code>&lt;b&gt;server.py:8:5</code>" in page
-    assert 'manifest line 5:7 <code>/tools/0/description</code>' in page
+    assert "in the code <code dir=\"auto\">&lt;b&gt;server.py:8:5</code>" in page
+    assert 'manifest line 5:7 <code dir="auto">/tools/0/description</code>' in page
     assert "<img" not in page
 
 

@@ -130,6 +130,13 @@ def test_stray_zero_width_in_prose_is_a_warning_but_in_a_name_an_error() -> None
     assert [s for _, s, _ in name] == [Severity.ERROR]
 
 
+def test_a_joiner_beside_another_invisible_character_is_reported() -> None:
+    # Both neighbours of the joiners are outside ASCII, as in an emoji, but invisible too.
+    found = _unicode([_tool("get\u200b\u200c\u200d\u2060x")])
+    assert len(found) == 1
+    assert "U+200B, U+200C, U+200D, U+2060" in found[0][2]
+
+
 @pytest.mark.parametrize("text", [
     "Roles: \U0001F468\u200d\U0001F4BB developer.",  # emoji joined by ZWJ
     "Flag: \U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F.",

@@ -112,6 +112,11 @@ def _is_symbol(char: str) -> bool:
     return bool(char) and ord(char) > 0x7F and not unicodedata.category(char).startswith("L")
 
 
+def _listed(char: str, kinds: Mapping[str, list[tuple[int, int]]]) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for ranges in kinds.values() for low, high in ranges)
+
+
 def _invisible_kind(text: str, i: int, kinds: Mapping[str, list[tuple[int, int]]]) -> str | None:
     code = ord(text[i])
     for kind, ranges in kinds.items():
@@ -119,9 +124,11 @@ def _invisible_kind(text: str, i: int, kinds: Mapping[str, list[tuple[int, int]]
             before = text[i - 1] if i > 0 else ""
             after = text[i + 1] if i + 1 < len(text) else ""
             # Joiners inside emoji sequences and non-Latin scripts are how those are written;
-            # tag characters after a black flag spell a subdivision flag.
+            # tag characters after a black flag spell a subdivision flag.  A joiner next to
+            # another invisible character joins nothing anyone sees.
             if code in (0x200C, 0x200D) and before and after and ord(before) > 0x7F and (
-                    ord(after) > 0x7F or _is_symbol(after) or after == "\ufe0f"):
+                    ord(after) > 0x7F or _is_symbol(after) or after == "\ufe0f") and not (
+                    _listed(before, kinds) or _listed(after, kinds)):
                 return None
             if 0xE0000 <= code <= 0xE007F and _in_flag(text, i):
                 return None

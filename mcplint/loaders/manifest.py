@@ -12,6 +12,10 @@ from mcplint.model import Annotations, Manifest, Parameter, Tool
 # Deeper nesting than this is not a parameter an agent fills in by hand; stopping also keeps a
 # hostile self-similar schema from costing unbounded time.
 MAX_PARAMETER_DEPTH = 12
+# The largest tool of the real-world corpus is ~40,000 characters of JSON.  Checks read every
+# text of a tool, so one tool of 100 MB would hold the run for minutes: a tool past this size
+# is reported and skipped, and the rest of the file is linted.
+MAX_TOOL_CHARS = 1_000_000
 
 EXPECTED_SHAPES = (
     'a tools/list result {"tools": [...]}, '
@@ -160,6 +164,44 @@ def _annotations(doc: Document, raw: Any, pointer: str) -> Annotations | None:
     )
 
 
+def _size(raw: Any, pointer: str) -> tuple[int, str, int]:
+    """The tool's size in characters (strings, keys and one per value), and its longest
+    string with that string's pointer; counting stops past MAX_TOOL_CHARS."""
+    size, longest, longest_at = 0, -1, pointer
+    stack = [(raw, pointer)]
+    while stack and size <= MAX_TOOL_CHARS:
+        value, at = stack.pop()
+        size += 1
+        if isinstance(value, str):
+            size += len(value)
+            if len(value) > longest:
+                longest, longest_at = len(value), at
+        elif isinstance(value, dict):
+            size += sum(len(key) for key in value)
+            stack.extend((v, join_pointer(at, k)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, join_pointer(at, i)) for i, v in enumerate(value))
+    return size, longest_at, longest
+
+
+def _oversized(file: str, doc: Document, raw: Any, pointer: str, next_pointer: str
+               ) -> LoadError | None:
+    """An error for a tool past MAX_TOOL_CHARS, located at its longest string; None for the
+    others, found by their extent in the text without walking them."""
+    start = doc.offset_of(pointer)
+    end = doc.offset_of(next_pointer) if doc.has(next_pointer) else len(doc.text)
+    if end - start <= MAX_TOOL_CHARS:
+        return None
+    size, at, longest = _size(raw, pointer)
+    if size <= MAX_TOOL_CHARS:
+        return None
+    what = (f"its string at {at} has {longest:,} characters" if longest > MAX_TOOL_CHARS // 2
+            else "it has too many values")
+    return LoadError(file, doc.position(at), f"{pointer} is larger than {MAX_TOOL_CHARS:,} "
+                     f"characters ({what}); no agent reads a tool that size, so this entry was "
+                     "skipped", at)
+
+
 def build_tool(doc: Document, raw: Mapping[str, Any], index: int, pointer: str) -> Tool:
     schema_pointer = join_pointer(pointer, "inputSchema")
     annotations_pointer = join_pointer(pointer, "annotations")
@@ -234,6 +276,10 @@ def build_manifest(file: str, doc: Document, tools_at: str | None = None
                     pointer,
                 )
             )
+            continue
+        oversized = _oversized(file, doc, raw, pointer, join_pointer(tools_pointer, index + 1))
+        if oversized is not None:
+            errors.append(oversized)
             continue
         tools.append(build_tool(doc, raw, index, pointer))
     manifest = Manifest(file=file, kind=kind, tools_pointer=tools_pointer, tools=tuple(tools),

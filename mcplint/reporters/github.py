@@ -22,6 +22,7 @@ from mcplint.reporters import (
     unfixable_files,
 )
 from mcplint.reporters.sarif import on_disk
+from mcplint.reporters.visible import reveal, reveal_line
 from mcplint.run import Report
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -41,9 +42,14 @@ def escape_property(value: str) -> str:
 def annotation(kind: str, message: str, file: str | None = None, line: int = 0,
                column: int = 0, title: str | None = None, end_line: int = 0,
                end_column: int = 0) -> str:
+    """One workflow command, on one line whatever the text holds: newlines are escaped, and
+    in the properties so are ``:`` and ``,``, so nothing ends the command early.  Message and
+    title are shown to people and have invisible characters revealed; so has the file (an
+    ordinary path has none; one that has cannot be found in the checkout anyway, and must not
+    write controls into the log)."""
     properties = []
     if file is not None:
-        properties.append(f"file={escape_property(file)}")
+        properties.append(f"file={escape_property(reveal_line(file))}")
         if line > 0:
             properties.append(f"line={line}")
             if end_line > 0:
@@ -54,9 +60,9 @@ def annotation(kind: str, message: str, file: str | None = None, line: int = 0,
                 if end_column > column:
                     properties.append(f"endColumn={end_column}")
     if title:
-        properties.append(f"title={escape_property(title)}")
+        properties.append(f"title={escape_property(reveal(title))}")
     joined = " " + ",".join(properties) if properties else ""
-    return printable(f"::{kind}{joined}::{escape_data(message)}")
+    return printable(f"::{kind}{joined}::{escape_data(reveal(message))}")
 
 
 def _root() -> Path:

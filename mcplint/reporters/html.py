@@ -3,7 +3,9 @@
 Tool names and descriptions come from third parties, so everything they contain is data:
 Jinja2 escapes it, no finding or tool text is ever placed in a URL, a script or a style, and a
 Content-Security-Policy lets only the report's own stylesheet and script run (by hash, so a
-payload that slipped past escaping still could not execute).
+payload that slipped past escaping still could not execute).  Every value the templates print
+has its invisible and bidi characters written as escapes first (mcplint.reporters.visible), in
+text and attributes alike, and elements holding tool text are bidi-isolated by the stylesheet.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import resources
-from typing import TextIO
+from typing import Any, TextIO
 
 from mcplint import __version__
 from mcplint.findings import Finding, ParameterSummary, RuleInfo, Severity
 from mcplint.reporters import ReportOptions, unfixable_files
+from mcplint.reporters.visible import reveal
 from mcplint.run import FileSummary, Report
 
 # The report does not carry rule options yet, so the budgets drawn are the defaults of COST002
@@ -221,13 +224,21 @@ def _pretty_json(example: str) -> str:
         return example
 
 
+def _finalize(value: Any) -> Any:
+    """What a template prints, revealed; the package's own css and script (marked safe) and
+    numbers go as they are."""
+    if hasattr(value, "__html__") or isinstance(value, (bool, int, float)):
+        return value
+    return reveal(str(value))
+
+
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     # Imported here so the other formats and `mcplint --help` never pay for Jinja2.
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     env = Environment(loader=PackageLoader("mcplint.reporters", "templates"),
                       autoescape=True, undefined=StrictUndefined, trim_blocks=True,
-                      lstrip_blocks=True, keep_trailing_newline=True)
+                      lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
     env.filters["pretty_json"] = _pretty_json
     css, script = _asset("report.css"), _asset("report.js")
     servers = _servers(report)

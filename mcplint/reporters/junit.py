@@ -2,7 +2,8 @@
 
 A tool with findings is a failed testcase whose failure lists them; a file that could not be
 read is a testsuite with one errored testcase.  Third-party text can hold characters XML 1.0
-forbids, so every string is cleaned before it goes in.
+forbids, and characters that draw nothing or reorder what a dashboard shows, so every string
+has those revealed as escapes (mcplint.reporters.visible) before it goes in.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TextIO
 from mcplint.findings import Finding, InputError, Severity
 from mcplint.loaders.files import STDIN
 from mcplint.reporters import ReportOptions, manifest_place
+from mcplint.reporters.visible import reveal
 from mcplint.run import FileSummary, Report
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -21,7 +23,8 @@ SERVER = "(server)"
 
 
 def clean(value: str) -> str:
-    return _NOT_XML.sub("\ufffd", value)
+    # After reveal only noncharacters (U+FFFE, U+FFFF) can be left that XML forbids.
+    return _NOT_XML.sub("\ufffd", reveal(value))
 
 
 def _element(parent: ET.Element, tag: str, **attributes: str) -> ET.Element:

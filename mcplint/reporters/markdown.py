@@ -1,7 +1,8 @@
 """Markdown for a pull-request comment or a CI step summary.
 
 Tool names, descriptions and messages quote third-party text, so everything that is not ours
-is escaped: no HTML, no links or images, and no @mentions that would notify people.
+is escaped: no HTML, no links or images (bare URLs included), no table cells of its own, no
+@mentions that would notify people, and no characters that draw nothing or reorder the text.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TextIO
 
 from mcplint.findings import Finding, Severity
 from mcplint.reporters import ReportOptions, printable, unfixable_files
+from mcplint.reporters.visible import reveal
 from mcplint.run import Report
 
 ICON = {Severity.ERROR: "🔴", Severity.WARNING: "🟡", Severity.INFO: "🔵"}
@@ -23,19 +25,31 @@ COLLAPSE_ABOVE = 15
 # GitHub rejects comments over 65,536 characters; stop listing well before that.
 MAX_CHARS = 60_000
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#<>])")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#<>$])")
+# GitHub links bare URLs and www. names by itself; an escaped ":" or "." stops it.
+_AUTOLINK = re.compile(r"(?<=[A-Za-z0-9])(:)(?=//)|(?<![A-Za-z0-9.])(www)(\.)", re.I)
+
+
+def _no_mentions(value: str) -> str:
+    # A zero-width space after "@" is mcplint's own: it stops @mentions and e-mail links.
+    return value.replace("@", "@\u200b")
 
 
 def text(value: str) -> str:
-    """Inline text that renders as itself: no markup, no HTML, no mentions."""
-    flat = " ".join(value.split())
+    """Inline text that renders as itself: no markup, no HTML, no links, no mentions, and
+    invisible characters revealed (mcplint.reporters.visible)."""
+    flat = " ".join(reveal(value).split())
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat.replace("&", "&amp;"))
-    return escaped.replace("@", "@\u200b")
+    return _no_mentions(_AUTOLINK.sub(lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\.",
+                                      escaped))
 
 
-def code(value: str) -> str:
-    """A code span; HTML and mentions are inert inside one."""
-    flat = " ".join(value.split()) or " "
+def code(value: str, cell: bool = False) -> str:
+    """A code span; HTML, links and mentions are inert inside one.  In a table ``cell`` a
+    "|" still ends the cell, so it is escaped (GitHub drops the backslash there)."""
+    flat = " ".join(reveal(value).split()) or " "
+    if cell:
+        flat = flat.replace("|", "\\|")
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""
@@ -43,8 +57,10 @@ def code(value: str) -> str:
 
 
 def html_code(value: str) -> str:
-    """Inside raw HTML (a <summary>), Markdown is not parsed; escape as HTML instead."""
-    return f"<code>{html.escape(value)}</code>".replace("@", "&#64;\u200b")
+    """Inside raw HTML (a <summary>), Markdown is not parsed; escape as HTML instead.  A blank
+    line would end the HTML block and let Markdown in, so whitespace is flattened."""
+    flat = " ".join(reveal(value).split())
+    return f"<code>{html.escape(flat)}</code>".replace("@", "&#64;\u200b")
 
 
 def _plural(count: int, word: str) -> str:
@@ -76,7 +92,8 @@ def summary_table(report: Report) -> str:
         of_file = [f for f in report.findings if f.file == summary.file]
         counts = " | ".join(str(sum(1 for f in of_file if f.severity is s)) for s in ORDER)
         tokens = f"{summary.tokens:,}" if summary.tokens is not None else "–"
-        name = code(summary.file) + (f" ({text(summary.server)})" if summary.server else "")
+        name = code(summary.file, cell=True) + (f" ({text(summary.server)})" if summary.server
+                                                else "")
         rows.append(f"| {name} | {summary.tools} | {tokens} | {counts} |")
     return "\n".join(rows)
 
@@ -115,7 +132,8 @@ def worst_tools_table(report: Report, limit: int = 10) -> str:
     for score in scores:
         counts = " | ".join(str(n) for n in score.rank[:3])
         tokens = f"{score.tokens:,}" if score.tokens is not None else "–"
-        rows.append(f"| {code(score.tool)} | {code(score.file)} | {counts} | {tokens} |")
+        rows.append(f"| {code(score.tool, cell=True)} | {code(score.file, cell=True)} | "
+                    f"{counts} | {tokens} |")
     return "\n".join(rows)
 
 
@@ -125,7 +143,8 @@ def heaviest_tools_table(report: Report, limit: int = 5) -> str:
     if not tools:
         return ""
     rows = ["| tool | file | tokens |", "| --- | --- | ---: |"]
-    rows += [f"| {code(name)} | {code(file)} | {tokens:,} |" for tokens, file, name in tools]
+    rows += [f"| {code(name, cell=True)} | {code(file, cell=True)} | {tokens:,} |"
+             for tokens, file, name in tools]
     return "\n".join(rows)
 
 
@@ -138,7 +157,7 @@ def _where(finding: Finding) -> str:
 
 
 def _finding_item(finding: Finding, can_fix: bool = True) -> str:
-    first, _, rest = finding.message.partition("\n")
+    first, _, rest = reveal(finding.message).partition("\n")
     item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
             f"{text(finding.name)}, {_where(finding)}: {text(first)}")
     if rest.strip():

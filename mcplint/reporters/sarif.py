@@ -3,6 +3,11 @@
 Paths are relative to the working directory (the repository root in CI), so code scanning can
 place each result on its line; partialFingerprints come from the baseline's key, so a result
 keeps its identity when lines move or tools are reordered.
+
+Every ``text`` a viewer shows (messages, related-location messages, fix descriptions, the
+logical location's name) has invisible and bidi characters revealed as escapes
+(mcplint.reporters.visible); ``properties`` are data and keep the text as written, as the
+JSON report does, and so does a fix's ``insertedContent``, which is what gets written.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from mcplint.baseline import Identifier, relative_file
 from mcplint.findings import Finding, Fix, RuleInfo, Severity, SourceLocation
 from mcplint.loaders.files import STDIN
 from mcplint.reporters import ReportOptions, live_files, printable
+from mcplint.reporters.visible import reveal
 from mcplint.run import Report
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -27,6 +33,8 @@ FINGERPRINT = "mcplint/v1"
 
 
 def uri(file: str, root: Path) -> str:
+    # A server's name (file.json#name) can hold a lone surrogate, which no URI can encode.
+    file = printable(file)
     relative = relative_file(file, root)
     if relative.startswith("../") or Path(relative).is_absolute():
         return Path(file).resolve().as_uri()
@@ -127,7 +135,7 @@ def _fixes(finding: Finding, fix: Fix, root: Path, live: bool) -> list[dict[str,
          "insertedContent": {"text": e.text}}
         for e in fix.text_edits
     ]
-    return [{"description": {"text": fix.description},
+    return [{"description": {"text": reveal(fix.description)},
              "artifactChanges": [{"artifactLocation": {"uri": uri(file, root)},
                                   "replacements": replacements}]}]
 
@@ -135,8 +143,8 @@ def _fixes(finding: Finding, fix: Fix, root: Path, live: bool) -> list[dict[str,
 def message_text(finding: Finding) -> str:
     """The message, then what to write instead: code scanning shows only ``message.text``."""
     if finding.suggestion:
-        return f"{finding.message}\n\nSuggestion: {finding.suggestion}"
-    return finding.message
+        return reveal(f"{finding.message}\n\nSuggestion: {finding.suggestion}")
+    return reveal(finding.message)
 
 
 def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
@@ -156,7 +164,8 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
         # on lines of its diff: the server's code when the tool was found there.  The manifest
         # place then follows as a related location.
         location = _source_location(finding.source, root) if finding.source else manifest
-        location["logicalLocations"] = [{"fullyQualifiedName": finding.tool or "(server)",
+        name = reveal(finding.tool or "(server)")
+        location["logicalLocations"] = [{"fullyQualifiedName": name,
                                          "kind": "function" if finding.tool else "module"}]
         properties: dict[str, Any] = {"pointer": finding.pointer, "tool": finding.tool}
         if finding.suggestion:
@@ -173,7 +182,7 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
         }
         related = [
             {"id": i, **_location(finding.file, r.line, r.column, root, live),
-             "message": {"text": f"tool {r.tool} ({r.pointer})"}}
+             "message": {"text": reveal(f"tool {r.tool} ({r.pointer})")}}
             for i, r in enumerate(finding.related, start=1)
         ]
         if finding.source:
@@ -182,7 +191,8 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
                 else manifest
             text = (f"snapshot of live server {finding.file} ({finding.pointer or '/'})" if live
                     else f"manifest ({finding.pointer or '/'})")
-            related.append({"id": len(related) + 1, **place, "message": {"text": text}})
+            related.append({"id": len(related) + 1, **place,
+                            "message": {"text": reveal(text)}})
         if related:
             result["relatedLocations"] = related
         fixes = _fixes(finding, finding.fix, root, live) if finding.fix else []
@@ -190,7 +200,7 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
             result["fixes"] = fixes
         results.append(result)
     notifications = [
-        {"level": "error", "message": {"text": error.message},
+        {"level": "error", "message": {"text": reveal(error.message)},
          "locations": [_location(error.file, error.line, error.column, root)]}
         for error in report.errors
     ]

@@ -2,14 +2,14 @@
 
 A gateway-size run has ten thousand findings, so lines are written as plain strings (with SGR
 codes only when colouring) instead of going through a rich Console per finding; the plain
-text is what rich printed, character for character, save that control characters in
-third-party text are shown as escapes instead of reaching the terminal.
+text is what rich printed, character for character, save that control, bidi and invisible
+characters in third-party text are shown as escapes (mcplint.reporters.visible) instead of
+reaching the terminal.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable
 from itertools import groupby
@@ -23,16 +23,13 @@ from mcplint.reporters import (
     printable,
     unfixable_files,
 )
+from mcplint.reporters.visible import reveal, reveal_line
 from mcplint.run import Report
 
 # SGR parameters of each style; a terminal with only 8 colours shows these as well as any.
 STYLE = {Severity.ERROR: "1;31", Severity.WARNING: "33", Severity.INFO: "36"}
 BOLD, DIM, HEADER, HELP = "1", "2", "1;4", "1;36"
 FIXABLE = "[*]"
-# rich dropped these silently (BEL, BS, VT, FF, CR); keep that, so CRLF text stays readable.
-_DROPPED = dict.fromkeys((7, 8, 11, 12, 13))
-# Other C0/C1 controls (ESC above all) could move the cursor or forge a link in the terminal.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 Segment = tuple[str, str]  # (text, SGR parameters; "" for unstyled)
 
 
@@ -56,17 +53,6 @@ def use_color(out: TextIO, color: bool | None) -> bool:
         return out.isatty()
     except (AttributeError, ValueError):  # no isatty, or already closed
         return False
-
-
-def _escape(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
-
-
-def clean(text: str) -> str:
-    """Third-party text as it may be shown in a terminal."""
-    if text.isprintable():  # the common case: nothing to do
-        return text
-    return _CONTROL.sub(_escape, text.translate(_DROPPED))
 
 
 class _Writer:
@@ -132,28 +118,28 @@ def _finding(writer: _Writer, finding: Finding, live: bool, can_fix: bool) -> No
     where = (f"{source.file}:{source.line}:{source.column}" if source
              else f"{finding.file}:{finding.line}:{finding.column}")
     code = f"{finding.code} {FIXABLE}" if can_fix and finding.fix is not None else finding.code
-    writer.line((f"    {clean(where)}  ", ""), (f"{finding.severity.label:<7}",
-                                                 STYLE[finding.severity]),
-                ("  ", ""), (code, BOLD), (" ", ""), (finding.name, DIM))
-    writer.line((f"      {clean(finding.message)}", ""))
+    writer.line((f"    {reveal_line(where)}  ", ""),
+                (f"{finding.severity.label:<7}", STYLE[finding.severity]),
+                ("  ", ""), (reveal_line(code), BOLD), (" ", ""), (reveal_line(finding.name), DIM))
+    writer.line((f"      {reveal(finding.message)}", ""))
     if finding.suggestion:
-        writer.line(("      ", ""), ("help", HELP), (f": {clean(finding.suggestion)}", ""))
+        writer.line(("      ", ""), ("help", HELP), (f": {reveal(finding.suggestion)}", ""))
     if source:
         place = manifest_place(finding.file, finding.line, finding.column, finding.pointer, live)
-        writer.line(("      ", ""), (f"manifest: {clean(place)}", DIM))
+        writer.line(("      ", ""), (f"manifest: {reveal_line(place)}", DIM))
 
 
 def _statistics(report: Report, writer: _Writer) -> None:
     counts = Counter((f.code, f.name, f.severity) for f in report.findings)
     for (code, name, severity), count in sorted(counts.items(), key=lambda i: (-i[1], i[0])):
-        writer.line((f"{count:>5}  ", ""), (f"{code:<8}", BOLD), (" ", ""),
-                    (f"{severity.label:<7}", STYLE[severity]), (f"  {name}", ""))
+        writer.line((f"{count:>5}  ", ""), (f"{reveal_line(code):<8}", BOLD), (" ", ""),
+                    (f"{severity.label:<7}", STYLE[severity]), (f"  {reveal_line(name)}", ""))
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     writer = _Writer(use_color(out, options.color))
     for error in report.errors:
-        writer.line(("error", STYLE[Severity.ERROR]), (f": {clean(str(error))}", ""))
+        writer.line(("error", STYLE[Severity.ERROR]), (f": {reveal_line(str(error))}", ""))
     if options.statistics:
         _statistics(report, writer)
     else:
@@ -166,7 +152,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
             if not options.quiet:
                 detail = (f" ({_plural(summary.tools, 'tool')}, ~{summary.tokens:,} tokens)"
                           if summary and summary.tokens is not None else "")
-                writer.line((clean(file), HEADER), (detail, ""))
+                writer.line((reveal_line(file), HEADER), (detail, ""))
             # Tools in the order they appear in the file; server-wide findings first.
             by_tool: dict[str | None, list[Finding]] = {None: []}
             for finding in group:
@@ -174,7 +160,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
             for tool, of_tool in by_tool.items():
                 if not of_tool:
                     continue
-                writer.line(("  ", ""), (clean(tool) if tool else "(server)", BOLD))
+                writer.line(("  ", ""), (reveal_line(tool) if tool else "(server)", BOLD))
                 for finding in of_tool:
                     _finding(writer, finding, file in live_servers, file not in unfixable)
                 # A tool at a time: a 10,000-tool gateway is one file, and holding all its
@@ -189,5 +175,5 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
         if count:
             writer.line((f"{FIXABLE} {count} fixable with `mcplint check --fix`.", ""))
         if report.token_method:
-            writer.line((f"Tokens: {clean(report.token_method)}.", DIM))
+            writer.line((f"Tokens: {reveal(report.token_method)}.", DIM))
     writer.flush(out)
