@@ -510,6 +510,16 @@ def test_a_fifo_with_a_writer_is_read(folder: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("mode", ["--fix", "--diff"])
+def test_fixing_does_not_open_a_fifo_twice(folder: Path, mode: str) -> None:
+    os.mkfifo(folder / "pipe.json")
+    result, seconds, memory = _invoke(["check", mode, "--format", "json", "--fail-on", "never",
+                                       "good.json", "pipe.json"])
+    _judge(result, seconds, memory)
+    assert "special files" in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
 def test_special_files_under_a_directory_are_skipped(folder: Path) -> None:
     tree = folder / "tree"
     tree.mkdir()

@@ -25,6 +25,7 @@ from mcplint.loaders.clientconfig import read_config
 from mcplint.loaders.files import STDIN, Source, expand, load
 from mcplint.loaders.jsonsource import Document
 from mcplint.loaders.manifest import build_manifest
+from mcplint.loaders.reading import not_regular
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ def plan(targets: Sequence[str], selection: Selection, config_path: Path | None 
             continue
         config = linters.config(target)
         for source in expand(target, config.include, config.exclude):
+            if not_regular(source.path) is not None:
+                # A FIFO or device: read once by the lint, with nothing to write back to
+                # (opening it again here could wait for a writer forever).
+                not_fixed.append("special files")
+                continue
             if source.explicit and read_config(source.path) is not None:
                 not_fixed.append("client configs")
                 continue
