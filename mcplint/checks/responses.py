@@ -145,9 +145,8 @@ def unbounded_list(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iter
     top = [p for p in tool.parameters if p.depth == 0]
     if not shape.is_list or shape.bounded:
         return
-    everything = options["everything-pattern"]
-    if len(top) < options["min-parameters"] and not (
-            everything and re.search(everything, tool.description or "", re.IGNORECASE)):
+    if len(top) < options["min-parameters"] and not _search(options["everything-pattern"],
+                                                             tool.description or ""):
         return
     what = "search" if {"search", "find", "query"} & set(tool.name_tokens) else "list"
     name, schema = _server_limit(ctx, options)
