@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from mcplint.checks._text import compile_patterns
+from mcplint.checks._text import Patterns, compile_patterns
 from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
@@ -52,6 +52,11 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return opened and ('"' in after or "”" in after)
 
 
+def _candidates(patterns: Patterns, text: str) -> Sequence[int]:
+    """The patterns that could match: the others name words the text does not have."""
+    return patterns.prefilter.candidates(text) if patterns.prefilter else range(len(patterns))
+
+
 def _excerpt(text: str, limit: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -76,14 +81,15 @@ def hidden_instructions(tool: Tool, ctx: Context, options: Mapping[str, Any]) ->
     # Only a strong family makes a finding, so texts where none matches are skipped after one
     # search (the weak ones, "token" or "API key", occur in ordinary documentation).
     strong = compile_patterns("families", [p for name, patterns in options["families"].items()
-                                           if name not in weak for p in patterns]).any
+                                           if name not in weak for p in patterns])
     for where, pointer, text in _texts(tool):
         text = text[:_MAX_TEXT]
-        if strong is not None and strong.search(text) is None:
+        if not any(strong[i].search(text) for i in _candidates(strong, text)):
             continue
         matched: dict[str, str] = {}
         for name, patterns in families.items():
-            found = next((m.group(0) for p in patterns for m in p.finditer(text)
+            found = next((m.group(0) for i in _candidates(patterns, text)
+                          for m in patterns[i].finditer(text)
                           if not _quoted(text, m.start(), m.end())), None)
             if found is not None:
                 matched[name] = found

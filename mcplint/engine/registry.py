@@ -10,7 +10,6 @@ from __future__ import annotations
 import pkgutil
 from collections.abc import Iterable, Mapping
 from importlib import import_module
-from importlib.metadata import entry_points
 from types import ModuleType
 
 from mcplint.checks.base import Check
@@ -54,6 +53,9 @@ def load_plugins(names: Iterable[str]) -> Mapping[str, Check]:
     wanted = list(names)
     if not wanted:
         return registry
+    # importlib.metadata costs ~15 ms of start-up (it pulls in email); only plugins need it.
+    from importlib.metadata import entry_points
+
     available = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
     for name in wanted:
         ep = available.get(name)
