@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 # ``snake-camel`` is words joined by "_" where a part may itself be camelCase, as in generated
@@ -30,6 +31,8 @@ _SEPARATORS = "_-."
 _PART = re.compile(r"[_.\-]+")
 
 
+# Names are split again by every rule that reads them; the answer never changes.
+@lru_cache(maxsize=16384)
 def split_name(name: str) -> tuple[str, ...]:
     """Lower-case word tokens of a name written in any of snake, camel, kebab or dotted style."""
     return tuple(word.lower() for word in _WORD.findall(name))
@@ -131,6 +134,7 @@ _IRREGULAR = {
 }
 
 
+@lru_cache(maxsize=65536)
 def singular(word: str) -> str:
     """A light English singulariser: ``papers``→``paper``, ``ids``→``id``, ``entries``→``entry``,
     ``devices``→``device``, ``indices``→``index``; words that are not plural stay as they are."""

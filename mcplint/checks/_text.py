@@ -8,9 +8,9 @@ when a description word is "the same" as a name word (``statistics`` for ``stats
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcplint.checks._prefilter import LiteralIndex, required
 from mcplint.model import Manifest, Tool
@@ -30,7 +30,13 @@ _IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]")
 
 def words(text: str) -> list[str]:
     """The words of a text, lower-cased, possessive endings dropped."""
-    return [w.lower().split("'")[0] for w in _WORD.findall(text)]
+    return list(_words(text))
+
+
+# Each description is read by a dozen rules; its words and sentences are found once.
+@lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w.lower().split("'")[0] for w in _WORD.findall(text))
 
 
 # Descriptions repeat the same few thousand words; stems are asked for half a million times
@@ -47,8 +53,13 @@ def stem(word: str) -> str:
 
 def sentences(text: str) -> list[str]:
     """The sentences of a text, code blocks removed; list items and lines count as sentences."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
     text = _CODE.sub(" ", text)
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s and s.strip())
 
 
 class Patterns(tuple[re.Pattern[str], ...]):
@@ -112,8 +123,41 @@ def first_match(patterns: Sequence[re.Pattern[str]], text: str) -> re.Match[str]
     return None
 
 
+# The engine passes a rule the same options object for every tool, so a word list is recognised
+# by identity and turned into a set once, not once per tool.  The list is kept alive with its
+# result, so its id cannot be reused while the entry stands.
+_DERIVED: dict[tuple[str, int], tuple[object, Any]] = {}
+
+
+def _derived(kind: str, source: Any, build: Callable[[Any], Any]) -> Any:
+    key = (kind, id(source))
+    known = _DERIVED.get(key)
+    if known is not None and known[0] is source:
+        return known[1]
+    result = build(source)
+    if len(_DERIVED) > 1024:
+        _DERIVED.clear()
+    _DERIVED[key] = (source, result)
+    return result
+
+
+def lowered(words: Iterable[str]) -> frozenset[str]:
+    """An option's words, lower-cased, as a set (built once per option list)."""
+    return _derived("lower", words, lambda ws: frozenset(w.lower() for w in ws))  # type: ignore[no-any-return]
+
+
+def stems(words: Iterable[str]) -> frozenset[str]:
+    """An option's words as stems, as a set (built once per option list)."""
+    return _derived("stem", words, lambda ws: frozenset(stem(w) for w in ws))  # type: ignore[no-any-return]
+
+
 def synonym_map(groups: Iterable[Iterable[str]]) -> dict[str, str]:
-    """Stem → the stem of the first word of its group."""
+    """Stem → the stem of the first word of its group (built once per option list; do not
+    change the mapping returned)."""
+    return _derived("synonyms", groups, _synonym_map)  # type: ignore[no-any-return]
+
+
+def _synonym_map(groups: Iterable[Iterable[str]]) -> dict[str, str]:
     mapping: dict[str, str] = {}
     for group in groups:
         stems = [stem(w) for w in group]

@@ -31,6 +31,7 @@ from mcplint.checks._text import (
     parameter_texts,
     sentences,
     stem,
+    stems,
     synonym_map,
     words,
 )
@@ -115,9 +116,9 @@ def _common_words(manifest: Manifest, share: float, min_tools: int) -> frozenset
 def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
     synonyms = synonym_map(options["synonyms"])
     skip = compile_patterns("skip-sentences", options["skip-sentences"])
-    filler = {stem(w) for w in options["filler"]}
+    filler = stems(options["filler"])
     product = (ctx.memo("description.products", _product_words)
-               | {stem(w) for w in options["product-names"]})
+               | stems(options["product-names"]))
     share, min_tools = options["server-word-share"], options["server-word-min-tools"]
     common = ctx.memo(f"description.common.{share}.{min_tools}",
                       lambda manifest: _common_words(manifest, share, min_tools))
@@ -222,7 +223,7 @@ def _return_statement(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> s
     if _named_output(tool.output_schema, generic_props):
         return "outputSchema"
     text = _description_of(tool)
-    generic = {stem(w) for w in options["generic-return-words"]}
+    generic = stems(options["generic-return-words"])
     for cue in compile_patterns("return-cues", options["return-cues"]):
         for match in cue.finditer(text):
             clause = [w for w in _clause_after(text, match.end()) if stem(w) not in generic]

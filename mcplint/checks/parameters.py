@@ -26,6 +26,7 @@ from mcplint.checks._paramtext import (
     tool_line,
 )
 from mcplint.checks._suggest import enum_json, enum_place
+from mcplint.checks._text import lowered
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.findings import Edit
 from mcplint.model import Manifest, Parameter, Tool
@@ -85,7 +86,7 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     if not is_stringish(param.schema, root) or declares_closed_set(param.schema, root):
         return
     words = split_name(param.name)
-    if set(words) & {w.lower() for w in options["free-form-names"]}:
+    if set(words) & lowered(options["free-form-names"]):
         return
     # An undescribed parameter may be described on its own line of the tool's description.
     own = description_of(param, root)
@@ -93,8 +94,8 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     if mentions(text, options["open-words"]):
         return
     last = words[-1] if words else ""
-    named = last in {w.lower() for w in options["names"]}
-    example_named = named or last in {w.lower() for w in options["example-names"]}
+    named = last in lowered(options["names"])
+    example_named = named or last in lowered(options["example-names"])
     siblings = [p.name for p in tool.parameters if p is not param]
     listing = listed_values(text, options["lead-ins"], options["max-values"], siblings, words)
     if listing and mentions(text, [w for w in options["structured-words"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
+from mcplint.checks._text import lowered
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Manifest
@@ -79,7 +80,7 @@ def _vagueness(entry: Mapping[str, Any], options: Mapping[str, Any]) -> str | No
     text = entry.get("description")
     if not isinstance(text, str) or not text.strip():
         return "has no description"
-    filler = {w.lower() for w in options["filler"]}
+    filler = lowered(options["filler"])
     own = _name_words(entry)
     telling = [w for w in _WORD.findall(text)
                if w.lower() not in filler and singular(w.lower()) not in own]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mcplint.checks._text import lowered
 from mcplint.checks.base import WORDS, Context, Hit, Target, check
 from mcplint.model import Tool
 from mcplint.names import singular, split_name
@@ -96,20 +97,20 @@ def _texts(tool: Tool) -> str:
 def _shape(tool: Tool, options: Mapping[str, Any]) -> _Shape:
     words = tool.name_tokens
     description = (tool.description or "").strip()
-    list_verbs = {w.lower() for w in options["list-verbs"]}
-    read_verbs = {w.lower() for w in options["read-verbs"]}
+    list_verbs = lowered(options["list-verbs"])
+    read_verbs = lowered(options["read-verbs"])
     last = words[-1] if words else ""
     plural = (len(words) > 1 and singular(last) != last
-              and last not in {w.lower() for w in options["one-words"]})
+              and last not in lowered(options["one-words"]))
     by_name = bool(set(words) & list_verbs) or (
         bool(set(words) & read_verbs) and plural
         and _search(options["many-pattern"], description))
     by_text = _search(options["list-opening"], description[:80])
-    acts = bool(words) and words[0] in {w.lower() for w in options["other-verbs"]}
-    short = last in {w.lower() for w in options["catalogue-words"]}
+    acts = bool(words) and words[0] in lowered(options["other-verbs"])
+    short = last in lowered(options["catalogue-words"])
     single = _search(options["single-pattern"], description)
     is_list = (by_name or by_text) and not (single or acts or short)
-    bound_words = {w.lower() for w in options["bound-words"]}
+    bound_words = lowered(options["bound-words"])
     # A page size may sit one level down, in a params object (lark's params.page_size).
     bound = tuple(p.path for p in tool.parameters
                   if p.depth <= 1 and set(split_name(p.name)) & bound_words)
@@ -164,7 +165,7 @@ def _server_limit(ctx: Context, options: Mapping[str, Any]) -> tuple[str, str]:
     (``max_results``, ``per_page``), so the new one matches the agent's habit, with their type
     and bounds; else a plain ``limit``.  The description is the suggestion's own: a sibling's
     says what that sibling returns."""
-    words = {w.lower() for w in options["limit-words"]}
+    words = lowered(options["limit-words"])
 
     def build(manifest: Any) -> tuple[str, str]:
         seen: Counter[str] = Counter()
@@ -222,8 +223,8 @@ def large_result(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
     # A tool with nothing bounding its result is unbounded-list's finding, not this one's.
     if not shape.is_list or not shape.bounded:
         return
-    paging = {w.lower() for w in options["pagination-words"]}
-    files = {w.lower() for w in options["file-words"]}
+    paging = lowered(options["pagination-words"])
+    files = lowered(options["file-words"])
     for param in tool.parameters:
         tokens = set(split_name(param.name))
         if param.depth <= 1 and (tokens & paging or tokens & files):
@@ -232,7 +233,7 @@ def large_result(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
         return
     bound = (f'"{shape.bound_params[0]}"' if shape.bound_params
              else "the cap its description states")
-    name, schema = _server_paging(ctx, {w.lower() for w in options["paging-name-words"]})
+    name, schema = _server_paging(ctx, lowered(options["paging-name-words"]))
     yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
               {"bound": bound, "page_name": name, "page_schema": schema}, tool)
 
@@ -242,7 +243,7 @@ def large_result(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
 _PAGING_NOT_ALONE = frozenset({"next", "start", "index", "number", "num", "token"})
 
 
-def _server_paging(ctx: Context, paging: set[str]) -> tuple[str, str]:
+def _server_paging(ctx: Context, paging: frozenset[str]) -> tuple[str, str]:
     """The paging parameter to suggest: named and typed as the one most of the server's tools
     take (a name made of ``paging``'s words: ``offset``, ``page_token``), else a string
     ``cursor``."""

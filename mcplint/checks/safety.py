@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcplint.checks._suggest import add_members, certainly_reads
-from mcplint.checks._text import compile_patterns
+from mcplint.checks._text import compile_patterns, lowered
 from mcplint.checks._writes import (
     EFFECT_OPTIONS,
     GUARD_OPTIONS,
@@ -125,7 +125,7 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
                        "advice": "Set readOnlyHint to false (and destructiveHint to say whether "
                                  "it destroys data), or rename the tool if it only reads"},
                       tool)
-    deletes = {w.lower() for w in options["delete-verbs"]}
+    deletes = lowered(options["delete-verbs"])
     verb = next((t for t in tool.name_tokens if t in deletes), None)
     if notes.declared.get("destructiveHint") is False and verb is not None and not previews:
         yield Hit(notes.pointer + "/destructiveHint",
