@@ -241,10 +241,7 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
         if values and len(values) >= 3:
             found.append((values, examples or _preceded_by_example(text, match.start())))
     if lead_ins:
-        lead = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in lead_ins) +
-                          r")\b\s*(?:are|is|include)?\s*[:\-–]?\s*([^.;\n]{3,200})",
-                          re.IGNORECASE)
-        for match in lead.finditer(text):
+        for match in _lead_pattern(tuple(lead_ins)).finditer(text):
             values = _bare_values(match.group(1))
             if values:
                 found.append((values, False))
@@ -288,8 +285,25 @@ def offers_examples(text: str) -> bool:
 
 def mentions(text: str, phrases: Iterable[str]) -> bool:
     """Whether the text contains any of the phrases as whole words, case-insensitively."""
-    words = [p for p in phrases if p]
-    if not words or not text:
+    if not text:
         return False
-    pattern = r"(?<![\w])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w])"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    pattern = _mentions_pattern(tuple(phrases))
+    return pattern is not None and pattern.search(text) is not None
+
+
+# Both are asked for with the same option lists for every parameter; escaping a few hundred
+# words each time cost more than the searches.
+@lru_cache(maxsize=256)
+def _mentions_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    words = [p for p in phrases if p]
+    if not words:
+        return None
+    return re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w])",
+                      re.IGNORECASE)
+
+
+@lru_cache(maxsize=64)
+def _lead_pattern(lead_ins: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in lead_ins) +
+                      r")\b\s*(?:are|is|include)?\s*[:\-–]?\s*([^.;\n]{3,200})",
+                      re.IGNORECASE)

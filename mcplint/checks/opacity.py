@@ -19,7 +19,7 @@ object (``get_shipment``).  What is left is flagged, with the reason:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcplint.checks._paramtext import (
@@ -30,7 +30,7 @@ from mcplint.checks._paramtext import (
     schema_root,
     tool_line,
 )
-from mcplint.checks._text import words
+from mcplint.checks._text import lowered, words
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.names import singular, split_name
@@ -48,10 +48,6 @@ _CODE_VALUE = re.compile(r"^(?:\d{1,3}|[A-Za-z]{1,2})$")
 # Prose that maps codes to meanings: "1 = low", "B: bold", "(1) lavender".
 _CODE_GLOSS = re.compile(r"\b\w{1,3}\s*(?:=|:|-|–|—|→|means)\s*[A-Za-z]{3,}"
                          r"|\(\w{1,3}\)\s*[A-Za-z]{3,}")
-
-
-def _lower(values: Sequence[str]) -> frozenset[str]:
-    return frozenset(v.lower() for v in values)
 
 
 _OPTIONS = {
@@ -120,7 +116,7 @@ def _reason(param: Parameter, tool: Tool, ctx: Context, options: Mapping[str, An
     types = effective_types(schema, root)
     if _free_form_object(schema, items, types):
         pattern = options["where-pattern"]
-        if name in _lower(options["map-names"]) or _SHAPE.search(text) or (
+        if name in lowered(options["map-names"]) or _SHAPE.search(text) or (
                 pattern and re.search(pattern, text, re.I)):
             return None
         return "shapeless"
@@ -178,7 +174,7 @@ def _explained_by_siblings(param: Parameter, tool: Tool, options: Mapping[str, A
 def _objects(tool: Tool, options: Mapping[str, Any]) -> list[str]:
     """The object words of a tool name, in order, verbs dropped (``get_shipment`` →
     ``["shipment"]``); a preposition between nouns makes two objects (``comment``, ``issue``)."""
-    verbs = _lower(options["verbs"])
+    verbs = lowered(options["verbs"])
     groups: list[list[str]] = [[]]
     for token in (t.lower() for t in tool.name_tokens):
         if token in _CONNECTORS:
@@ -197,20 +193,20 @@ def _unnamed(tool: Tool, name: str, name_words: tuple[str, ...],
     """An undescribed parameter whose name says nothing about what to pass."""
     if name_words and set(name_words) <= {t.lower() for t in tool.name_tokens}:
         return False  # update_storage_config(config): the tool's name says what it is
-    if name in _lower(options["id-words"]):
+    if name in lowered(options["id-words"]):
         # A bare id is plain when the tool's name names exactly one object.
         return len(_objects(tool, options)) != 1
-    if name in _lower(options["generic-names"]) or "_".join(name_words) in _lower(
+    if name in lowered(options["generic-names"]) or "_".join(name_words) in lowered(
             options["generic-names"]):
         return True
-    if len(name_words) > 1 and name_words[-1] in _lower(options["generic-heads"]):
+    if len(name_words) > 1 and name_words[-1] in lowered(options["generic-heads"]):
         return True
     return 0 < len(name) <= int(options["max-short-length"])
 
 
 def _restates(text: str, name_words: tuple[str, ...], options: Mapping[str, Any]) -> bool:
     """Whether the description is only the parameter's own name with filler ("The data")."""
-    said = {singular(w) for w in words(text)} - _lower(options["restating-words"])
+    said = {singular(w) for w in words(text)} - lowered(options["restating-words"])
     return bool(said) and said <= {singular(w) for w in name_words}
 
 
@@ -218,10 +214,10 @@ def _restating_id(param: Parameter, tool: Tool, ctx: Context, text: str,
                   name_words: tuple[str, ...], options: Mapping[str, Any]) -> bool:
     """An ID described only as itself ("The Iteration Id"), with no word on where to get one,
     on a server where no other tool lists, finds or creates that object."""
-    id_words = _lower(options["id-words"])
+    id_words = lowered(options["id-words"])
     if not name_words or name_words[-1] not in id_words:
         return False
-    said = {singular(w) for w in words(text)} - _lower(options["restating-words"]) - id_words
+    said = {singular(w) for w in words(text)} - lowered(options["restating-words"]) - id_words
     own = {singular(w) for w in name_words} | {singular(t.lower()) for t in tool.name_tokens}
     if said - own:
         return False
@@ -234,11 +230,11 @@ def _restating_id(param: Parameter, tool: Tool, ctx: Context, text: str,
              | set(_objects(tool, options)[-1:]))
     if not nouns:
         return False
-    if _lower(options["lister-verbs"]) & set(words(tool.description or "")):
+    if lowered(options["lister-verbs"]) & set(words(tool.description or "")):
         return False  # a router that lists its objects as well: "'list': list silences"
     producers: dict[str, set[str]] = ctx.memo(
         "opacity.producers",
-        lambda m: _producers(m, _lower(options["producer-verbs"]), _lower(options["verbs"])))
+        lambda m: _producers(m, lowered(options["producer-verbs"]), lowered(options["verbs"])))
     return not any(producers.get(noun, set()) - {tool.name} for noun in nouns)
 
 
