@@ -1,8 +1,16 @@
-"""Shared test hooks: the fuzz suite's counts at the end of the run."""
+"""Shared test hooks: a private cache directory, and the fuzz suite's counts at the end."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any
+
+
+def pytest_configure(config: Any) -> None:
+    # mcplint caches the parsed built-in packs in the user's cache directory; the tests (and
+    # the CLI runs they start, which inherit the environment) keep theirs out of the home.
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="mcplint-test-cache-")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -3,6 +3,7 @@ validated here in full: pack shape, every option against its check's schema."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,63 @@ def test_a_message_field_a_hit_leaves_out_shows_as_its_placeholder() -> None:
     rule = rules["NAME002"]
     custom = type(rule)(**{**rule.__dict__, "message": "Call it {rename} ({tool})."})
     assert custom.render({"tool": "getUser"}) == "Call it {rename} (getUser)."
+
+
+def _cached_files(cache: Path) -> list[Path]:
+    return sorted((cache / "mcplint").glob("pack-*.json"))
+
+
+def test_builtin_packs_are_cached_by_content(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    parsed = load_packs(builtin_checks())
+    files = _cached_files(tmp_path)
+    assert len(files) == len([p for p in builtin_pack_dir().iterdir()
+                              if p.name.endswith(".toml")])
+    # The second run reads the cache and builds the same rules.
+    cached = load_packs(builtin_checks())
+    assert list(cached) == list(parsed)
+    for code, rule in parsed.items():
+        assert cached[code].message == rule.message
+        assert dict(cached[code].options) == dict(rule.options), code
+        assert cached[code].docs == rule.docs
+
+
+def test_a_cache_entry_is_read_for_its_own_text_only(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = (builtin_pack_dir() / "naming.toml").read_text(encoding="utf-8")
+    rules = parse_pack(text, "rules/naming.toml", builtin_checks(), validate=False)
+    (entry,) = _cached_files(tmp_path)
+    # What is in the cache is what is used: the entry is named by the text's hash.
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    data["rules"][0]["summary"] = "from the cache"
+    entry.write_text(json.dumps(data), encoding="utf-8")
+    again = parse_pack(text, "rules/naming.toml", builtin_checks(), validate=False)
+    assert again[0].summary == "from the cache" != rules[0].summary
+    # An edited pack has another hash: its TOML is read, not the stale entry.
+    edited = text.replace(rules[0].summary, "edited summary", 1)
+    fresh = parse_pack(edited, "rules/naming.toml", builtin_checks(), validate=False)
+    assert fresh[0].summary == "edited summary"
+    assert len(_cached_files(tmp_path)) == 2
+
+
+def test_a_broken_or_unwritable_cache_is_ignored(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (builtin_pack_dir() / "naming.toml").read_text(encoding="utf-8")
+    expected = [r.code for r in parse_pack(text, "naming.toml", builtin_checks())]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    parse_pack(text, "naming.toml", builtin_checks(), validate=False)
+    (entry,) = _cached_files(tmp_path)
+    entry.write_text("{not json", encoding="utf-8")
+    assert [r.code for r in parse_pack(text, "naming.toml", builtin_checks(),
+                                       validate=False)] == expected
+    # The broken entry was replaced by a good one.
+    assert "rules" in json.loads(entry.read_text(encoding="utf-8"))
+    assert [r.code for r in parse_pack(text, "naming.toml", builtin_checks(),
+                                       validate=False)] == expected
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # mcplint/ cannot be made under a file
+    assert [r.code for r in parse_pack(text, "naming.toml", builtin_checks(),
+                                       validate=False)] == expected

@@ -13,6 +13,7 @@ from typing import Any
 from rapidfuzz import process
 
 from mcplint.checks.base import Check, Target
+from mcplint.engine.pack_cache import parsed_pack
 from mcplint.findings import Severity
 
 if sys.version_info >= (3, 11):
@@ -184,9 +185,10 @@ def _docs(table: Mapping[str, Any]) -> RuleDocs:
 def parse_pack(text: str, origin: str, checks: Mapping[str, Check],
                validate: bool = True) -> list[Rule]:
     """The rules of one pack; ``validate=False`` trusts its shape (the built-in packs, which
-    tests validate) to keep jsonschema out of a lint's start-up."""
+    tests validate) to keep jsonschema out of a lint's start-up, and reads the pack's parsed
+    form from the cache (see ``pack_cache``)."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text) if validate else parsed_pack(text)
     except tomllib.TOMLDecodeError as exc:
         raise PackError(f"{origin}: invalid TOML: {exc}") from exc
     errors = []

@@ -1,0 +1,67 @@
+"""The built-in packs as parsed data, cached by the hash of their text.
+
+Parsing the ten built-in TOML packs takes about 20 ms of every run, a tenth of a small lint;
+``json.loads`` of the same data takes under 2.  The cache lives in the user's cache directory
+(``$XDG_CACHE_HOME/mcplint``, else ``~/.cache/mcplint``), one JSON file per pack named by the
+SHA-256 of its text, so an edited or upgraded pack is never read stale.  The cache is only an
+optimisation: a file that cannot be read, written or decoded is ignored, and the TOML is
+parsed as before.  User packs are not cached; they are validated on every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# Part of every key, so a change in how packs are turned into data empties the cache.
+_FORMAT = "1"
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mcplint"
+
+
+def _path(text: str) -> Path:
+    digest = hashlib.sha256(f"{_FORMAT}\0{text}".encode()).hexdigest()
+    return cache_dir() / f"pack-{digest[:40]}.json"
+
+
+def parsed_pack(text: str) -> dict[str, Any]:
+    """``tomllib.loads(text)``, from the cache when an earlier run stored it.
+
+    Raises ``tomllib.TOMLDecodeError`` as ``tomllib.loads`` does (a broken pack is never cached).
+    """
+    path = _path(text)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict):
+            return data
+    except (OSError, ValueError):
+        pass
+    data = tomllib.loads(text)
+    _store(path, data)
+    return data
+
+
+def _store(path: Path, data: dict[str, Any]) -> None:
+    try:
+        encoded = json.dumps(data, ensure_ascii=False)  # TOML dates would fail: not cached
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed, so a concurrent run never reads half a file.
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".pack-", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(encoded)
+        os.replace(temp, path)
+    except (OSError, TypeError, ValueError):
+        return
