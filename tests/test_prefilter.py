@@ -129,3 +129,25 @@ def test_index_without_the_automaton(monkeypatch: pytest.MonkeyPatch) -> None:
     assert index.candidates("nothing here") == [1]
     # Non-ASCII text is never filtered: the long s folds onto "s" in a case-blind search.
     assert index.candidates("5 row\u017f") == [0, 1, 2]
+
+
+def test_findings_are_the_same_without_the_prefilter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine with the index and the engine that searches every pattern agree, finding for
+    finding, on every fixture and (where it is here) the whole shared corpus."""
+    from mcplint.checks import _text
+    from mcplint.engine.linter import Selection
+    from mcplint.run import run
+
+    targets = [str(ROOT / "fixtures" / "rules"), str(ROOT / "fixtures" / "hostile")]
+    if CORPUS.is_dir():
+        targets.append(str(CORPUS))
+    selection = Selection(select=("ALL",))
+    with_index = run(targets, selection).findings
+    monkeypatch.setattr(_text, "required", lambda pattern: None)
+    _text._compile.cache_clear()
+    try:
+        without = run(targets, selection).findings
+    finally:
+        _text._compile.cache_clear()
+    assert len(with_index) > 1000
+    assert with_index == without
