@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +22,8 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 
+ROOT = Path(__file__).resolve().parents[1]
+SERVER_REPO = ROOT / "fixtures" / "server-repo"
 GOOD = {"tools": [{
     "name": "get_ticket",
     "description": "Get one support ticket by id. Returns its subject, status and messages.",
@@ -296,3 +303,100 @@ def test_unreadable_files_count_once_as_input_errors(tmp_path: Path) -> None:
         os.chdir(old)
     assert ("in 1 file (1 tool). Skipped 1 JSON file that are not tool manifests. "
             "2 input errors: see above.") in result.stdout
+
+
+# The pre-commit hook's selection, as pre-commit computes it (tests/test_precommit.py runs
+# pre-commit itself).
+
+def _hook() -> dict[str, Any]:
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [h["id"] for h in hooks] == ["mcplint"]
+    hook: dict[str, Any] = hooks[0]
+    return hook
+
+
+def _hook_files(hook: dict[str, Any], tree: Path) -> list[str]:
+    """The files pre-commit would pass: `files` and `exclude` searched in the path relative to
+    the repository, and `types: [text]` (identify: no NUL byte, decodes as UTF-8)."""
+    files, exclude = re.compile(hook["files"]), re.compile(hook["exclude"])
+    assert hook.get("types") == ["text"] and "types_or" not in hook
+    chosen = []
+    for path in sorted(tree.rglob("*")):
+        name = path.relative_to(tree).as_posix()
+        if not path.is_file() or not files.search(name) or exclude.search(name):
+            continue
+        data = path.read_bytes()
+        if b"\0" not in data:
+            chosen.append(name)
+    return chosen
+
+
+def test_hook_files_pattern() -> None:
+    hook = _hook()
+    files, exclude = re.compile(hook["files"]), re.compile(hook["exclude"])
+
+    def passed(name: str) -> bool:
+        return bool(files.search(name)) and not exclude.search(name)
+
+    for name in ("mcp/tools.json", "mcp/tools.jsonc", "src/mcp/admin.jsonc", "tools.jsonc",
+                 "server.snapshot.json", "x/mcp-tools.JSONC", "mcp/settings.json"):
+        assert passed(name), name
+    for name in ("package.json", "mcp/package-lock.json", "mcp/tsconfig.build.json",
+                 "tsconfig.jsonc", "mcp/tsconfig.json", ".mcp.json", "mcp.json",
+                 "mcplint-baseline.json", "mcp/README.md", "tools.json5", "settings.json"):
+        assert not passed(name), name
+    assert "--skip-non-manifests" in shlex.split(hook["entry"])
+    assert "--force-exclude" in shlex.split(hook["entry"])
+
+
+def _run_entry(hook: dict[str, Any], tree: Path, names: list[str]
+               ) -> subprocess.CompletedProcess[str]:
+    entry = shlex.split(hook["entry"])
+    assert entry[:2] == ["mcplint", "check"]
+    return subprocess.run([sys.executable, "-m", "mcplint", *entry[1:], "--select", "SPEC",
+                           "--no-color", *names], cwd=tree, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "NO_COLOR": "1"})
+
+
+def test_hook_entry_on_a_server_repository(tmp_path: Path) -> None:
+    tree = tmp_path / "repo"
+    shutil.copytree(SERVER_REPO, tree)
+    hook = _hook()
+    names = _hook_files(hook, tree)
+    assert names == ["packages/mcp/admin-tools.jsonc", "packages/mcp/schema/mcp-tools.schema.json",
+                     "packages/mcp/settings.json", "packages/mcp/tools.json"]
+    result = _run_entry(hook, tree, names)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
+    assert re.findall(r"^ +(\S+:\d+:\d+)  error", result.stdout, re.M) == [
+        "packages/mcp/admin-tools.jsonc:4:5"]
+    assert "Found 1 problem (1 error, 0 warnings, 0 info) in 2 files (2 tools). Skipped 2 JSON " \
+        "files that are not tool manifests." in result.stdout
+    assert result.stderr.splitlines() == [
+        "mcplint: note: packages/mcp/schema/mcp-tools.schema.json: skipped: it holds no tool "
+        "manifest",
+        "mcplint: note: packages/mcp/settings.json: skipped: it holds no tool manifest"]
+    # Without the bad manifest the hook passes.
+    result = _run_entry(hook, tree, [n for n in names if not n.endswith("admin-tools.jsonc")])
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_hook_entry_honours_the_config_exclude(tmp_path: Path) -> None:
+    # A config's extend-exclude keeps a file out even when pre-commit names it.
+    tree = tmp_path / "repo"
+    shutil.copytree(SERVER_REPO, tree)
+    _put(tree / ".mcplint.toml", 'extend-exclude = ["packages/mcp/admin-tools.jsonc"]\n')
+    hook = _hook()
+    result = _run_entry(hook, tree, _hook_files(hook, tree))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "in 1 file (1 tool)" in result.stdout
+
+
+def test_server_repository_checked_as_a_directory(tmp_path: Path) -> None:
+    code, report, _ = _check(SERVER_REPO, ".")
+    assert _linted(report) == ["packages/mcp/admin-tools.jsonc", "packages/mcp/tools.json"]
+    assert _skipped(report) == ["packages/mcp/schema/mcp-tools.schema.json",
+                                "packages/mcp/settings.json"]
+    assert [f["code"] for f in report["findings"]] == ["SPEC004"]
+    assert code == 1
