@@ -400,3 +400,19 @@ def test_server_repository_checked_as_a_directory(tmp_path: Path) -> None:
                                 "packages/mcp/settings.json"]
     assert [f["code"] for f in report["findings"]] == ["SPEC004"]
     assert code == 1
+
+
+def test_fix_selects_files_as_the_lint_does(repo: Path) -> None:
+    # --fix must not write to a file the lint leaves out.
+    example = (ROOT / "examples" / "support-desk.json").read_text(encoding="utf-8")
+    skip = _put(repo / "mcp" / "skip.json", example)
+    old = os.getcwd()
+    os.chdir(repo)
+    try:
+        result = CliRunner().invoke(main, ["check", "--fix", "--force-exclude", "mcp/skip.json"])
+        assert result.exit_code == 0, result.output
+        assert skip.read_text(encoding="utf-8") == example
+        CliRunner().invoke(main, ["check", "--fix", "mcp/skip.json"])
+    finally:
+        os.chdir(old)
+    assert skip.read_text(encoding="utf-8") != example
