@@ -6,9 +6,10 @@ or input errors (a file that could not be read, parsed or recognised).
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from mcplint.engine.linter import Linter, Selection
     from mcplint.fixes.command import FixOutcome
     from mcplint.live.loading import LiveOptions
+    from mcplint.loaders.selection import FileOptions
     from mcplint.reporters import Reporter, ReportOptions
     from mcplint.run import Report
 
@@ -73,7 +75,38 @@ _VERBOSE_OPTION = click.option(
     help="Also print notes to stderr: tools whose source was not found or was ambiguous.")
 
 
+_FILE_OPTIONS = (
+    click.option("--respect-gitignore/--no-respect-gitignore", default=None,
+                 help="Leave out the files git ignores when expanding directories [default: "
+                 "on, or the config's respect-gitignore]."),
+    click.option("--force-exclude/--no-force-exclude", default=None,
+                 help="Apply exclude and extend-exclude to files named on the command line "
+                 "too, as pre-commit names them [default: off, or the config's force-exclude]."),
+    click.option("--skip-non-manifests", is_flag=True,
+                 help="Skip, with a note, a JSON file named on the command line that holds no "
+                 "tool manifest, instead of failing on it (the pre-commit hook sets this)."),
+)
+
+
+def _file_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """Add the file-selection options to a command, which receives them as ``files``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, respect_gitignore: bool | None, force_exclude: bool | None,
+                skip_non_manifests: bool, **kwargs: Any) -> None:
+        from mcplint.loaders.selection import FileOptions
+
+        kwargs["files"] = FileOptions(respect_gitignore, force_exclude, skip_non_manifests)
+        fn(*args, **kwargs)
+
+    for option in reversed(_FILE_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 def _notes(report: Report, verbose: bool) -> None:
+    for message in report.messages:
+        click.echo(f"mcplint: note: {_shown(message)}", err=True)
     if verbose:
         for note in report.notes:
             click.echo(f"mcplint: note: {_shown(note)}", err=True)
@@ -102,6 +135,7 @@ main.add_command(dump)
 @click.option("--ignore", multiple=True, help="Rules not to run.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Use this config file instead of discovering one.")
+@_file_options
 @click.option("--statistics", is_flag=True,
               help="Show how often each rule fired, not each finding.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no headers or summary.")
@@ -123,7 +157,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
           config_path: Path | None, statistics: bool, quiet: bool, color: bool | None,
           baseline: Path | None, write_baseline: Path | None, fix: bool, show_diff: bool,
           source: Path | None, target_spec: str | None, verbose: bool,
-          live: LiveOptions) -> None:
+          live: LiveOptions, files: FileOptions) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -135,12 +169,12 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     fixed = None
     if fix or show_diff:
         fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff,
-                     target_spec)
+                     target_spec, files)
         if show_diff:
             click.echo(fixed.summary, err=True)
             sys.exit(fixed.diff_exit_code)
     report = _lint(targets, select, extend_select, ignore, config_path, live, source,
-                   target_spec)
+                   target_spec, files)
     _notes(report, verbose)
     if fail_on is None:
         try:
@@ -174,7 +208,8 @@ def _selection(select: tuple[str, ...], extend_select: tuple[str, ...],
 
 def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
-         preview: bool, target_spec: str | None = None) -> FixOutcome:
+         preview: bool, target_spec: str | None = None,
+         files: FileOptions | None = None) -> FixOutcome:
     """Apply the safe fixes to the files among the targets, or print them as a diff."""
     from mcplint.config import ConfigError
     from mcplint.fixes.command import run_fixes
@@ -182,7 +217,7 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
     selection = _selection(select, extend_select, ignore, target_spec)
     try:
         return run_fixes(targets, selection, config_path, bool(live.targets), preview=preview,
-                         out=sys.stdout, err=sys.stderr)
+                         out=sys.stdout, err=sys.stderr, files_options=files)
     except ConfigError as exc:
         _fail(str(exc))
         raise  # unreachable: _fail exits
@@ -190,7 +225,8 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
 
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
           ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
-          source: Path | None = None, target_spec: str | None = None) -> Report:
+          source: Path | None = None, target_spec: str | None = None,
+          files: FileOptions | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.run import run
@@ -199,7 +235,7 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
     selection = _selection(select, extend_select, ignore, target_spec)
     try:
         return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
-                   source_roots=SourceRoots.from_option(source, Path.cwd()))
+                   source_roots=SourceRoots.from_option(source, Path.cwd()), files_options=files)
     except ConfigError as exc:
         _fail(str(exc))
         raise  # unreachable: _fail exits

@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pathspec
 from rapidfuzz import process
 
 from mcplint.findings import FAIL_ON
@@ -45,6 +46,8 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "include": _STRINGS,
         "exclude": _STRINGS,
         "extend-exclude": _STRINGS,
+        "respect-gitignore": {"type": "boolean"},
+        "force-exclude": {"type": "boolean"},
         "select": _STRINGS,
         "extend-select": _STRINGS,
         "ignore": _STRINGS,
@@ -91,6 +94,10 @@ class Config:
     root: Path
     include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    # Leave out what git ignores (.gitignore files, .git/info/exclude) when expanding folders.
+    respect_gitignore: bool = True
+    # Apply exclude to files named on the command line too (pre-commit names every file).
+    force_exclude: bool = False
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -107,36 +114,17 @@ class Config:
         return str(self.path) if self.path else "the default configuration"
 
 
-def glob_to_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a path glob (``**`` spans directories, ``*`` does not) to a regex."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
 @cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return glob_to_regex(pattern)
+def path_spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    """The patterns as one gitignore-style spec (``*`` stays in a folder, ``**`` spans folders,
+    a pattern without a slash matches at any depth, ``!`` re-includes, ``dir/`` a folder)."""
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def matches_any(path: str, patterns: tuple[str, ...]) -> bool:
-    return any(_compiled(p).fullmatch(path) for p in patterns)
+    """Whether ``path`` (relative to the config's directory, ``/``-separated; a folder ends in
+    ``/``) is matched by the patterns, as git would match it against a .gitignore there."""
+    return bool(patterns) and path_spec(patterns).match_file(path)
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -201,6 +189,8 @@ def parse_config(path: Path) -> Config | None:
         root=root,
         include=tuple(data.get("include", DEFAULT_INCLUDE)),
         exclude=tuple(data.get("exclude", DEFAULT_EXCLUDE)) + tuple(data.get("extend-exclude", ())),
+        respect_gitignore=data.get("respect-gitignore", True),
+        force_exclude=data.get("force-exclude", False),
         select=tuple(data["select"]) if "select" in data else None,
         extend_select=tuple(data.get("extend-select", ())),
         ignore=tuple(data.get("ignore", ())),

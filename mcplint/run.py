@@ -25,7 +25,8 @@ from mcplint.findings import (
 )
 from mcplint.live.loading import LiveOptions
 from mcplint.loaders.clientconfig import ClientConfig, config_from_document
-from mcplint.loaders.files import STDIN, Loaded, Source, expand, load
+from mcplint.loaders.files import STDIN, Loaded, Source, load
+from mcplint.loaders.selection import FileOptions, identity, select
 from mcplint.model import Manifest
 from mcplint.sources import SourceRoots
 
@@ -56,6 +57,8 @@ class Report:
     # What a person may want to know but that is no finding: tools whose source was not
     # found or was ambiguous (the CLI prints them with --verbose).
     notes: tuple[str, ...] = ()
+    # What every run says on stderr, findings or not: named files skipped as no manifest.
+    messages: tuple[str, ...] = ()
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -86,12 +89,14 @@ def run(
     stdin: TextIO | None = None,
     live: LiveOptions | None = None,
     source_roots: SourceRoots | None = None,
+    files_options: FileOptions | None = None,
 ) -> Report:
     """Lint the targets; with none, what the config's include globs find under the cwd.
 
     ``live`` holds servers given on the command line and the policy for client configs found
     among the targets (which are never found by expanding a directory).  ``source_roots``
-    says where the servers' code is, to give findings a source location.
+    says where the servers' code is, to give findings a source location.  ``files_options``
+    are the command line's file-selection flags (gitignore, force-exclude, non-manifests).
     """
     errors: list[InputError] = []
     explicit = None
@@ -102,10 +107,26 @@ def run(
     linters: dict[Config, Linter] = {}
     configs: dict[Path, Config] = {}
     sources: list[tuple[Source, Config]] = []
+    notes: list[str] = []
+    messages: list[str] = []
+    seen: set[str] = set()
     # Live servers alone are a complete run; only with no target at all is the cwd linted.
     for target in targets or ([] if live is not None and live.targets else ["."]):
         config = _config_for(target, explicit, configs)
-        for source in expand(target, config.include, config.exclude):
+        selected = select(target, config, files_options)
+        if selected.excluded:
+            notes.append(f"{target}: not linted: excluded by the exclude globs of "
+                         f"{config.label} (force-exclude)")
+        elif selected.directory and not selected.sources:
+            # An empty folder is no passing lint: say so, as for a file with no tools.
+            errors.append(InputError(target, 0, 0, selected.why))
+        for source in selected.sources:
+            # Overlapping targets (a folder and a file in it, ./x and x) lint a file once.
+            key = identity(source)
+            if key is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
             sources.append((source, config))
     findings: list[Finding] = []
     files: list[FileSummary] = []
@@ -158,13 +179,18 @@ def run(
              if forkable
              else [read_span(0, len(sources))])
     reads = [read for part in parts for read in part]
-    for (_, config), read in zip(sources, reads, strict=True):
+    for (source, config), read in zip(sources, reads, strict=True):
         if read.client is not None:
             client_configs.append(read.client)
             continue
         errors.extend(read.errors)
         if read.linted is None:
-            files.append(read.summary)
+            # A file that could not be read or parsed is an input error, counted there only;
+            # a file that is no manifest is skipped, and a named one said so.
+            if not read.errors:
+                files.append(read.summary)
+                if source.explicit and read.summary.skipped is not None:
+                    messages.append(f"{source.path}: skipped: it holds no tool manifest")
             continue
         record(read.manifest, read.linted, read.summary, linters[config], roots.files)
     live = live or LiveOptions()
@@ -181,13 +207,13 @@ def run(
             findings.extend(grouped)
             rules.update((f.code, linter.rule_info(f.code)) for f in grouped
                          if f.code not in rules)
-    notes: list[str] = []
     if located:
         from mcplint.sources.locate import locate_findings
 
-        findings, notes = locate_findings(findings, located)
+        findings, located_notes = locate_findings(findings, located)
+        notes.extend(located_notes)
     return Report(tuple(findings), tuple(errors), tuple(files), method,
-                  dict(sorted(rules.items())), tuple(notes))
+                  dict(sorted(rules.items())), tuple(notes), tuple(messages))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcplint.cli import main
-from mcplint.config import ConfigError, glob_to_regex, parse_config
+from mcplint.config import ConfigError, matches_any, parse_config
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "support-desk.json"
@@ -237,7 +237,14 @@ def test_plugin_must_be_installed_and_is_never_loaded_unconfigured(project: Path
     [
         ("**/*.json", "a.json", True),
         ("**/*.json", "a/b/c.json", True),
-        ("*.json", "a/b.json", False),
+        # gitignore's rules: a pattern without a slash matches at any depth, one with a
+        # slash is anchored at the config's folder.
+        ("*.json", "a/b.json", True),
+        ("/*.json", "a/b.json", False),
+        ("mcp/skip.json", "mcp/skip.json", True),
+        ("mcp/skip.json", "x/mcp/skip.json", False),
+        ("mcp/", "mcp/skip.json", True),
+        ("**/tsconfig*.json", "tsconfig.build.json", True),
         ("servers/**/tools.json", "servers/tools.json", True),
         ("servers/**/tools.json", "servers/x/y/tools.json", True),
         ("**/node_modules/**", "node_modules/", True),
@@ -247,7 +254,7 @@ def test_plugin_must_be_installed_and_is_never_loaded_unconfigured(project: Path
     ],
 )
 def test_globs(pattern: str, path: str, matches: bool) -> None:
-    assert bool(glob_to_regex(pattern).fullmatch(path)) is matches
+    assert matches_any(path, (pattern,)) is matches
 
 
 def test_configured_plugin_adds_check_functions(project: Path, tmp_path: Path,

@@ -282,7 +282,9 @@ def test_report_lists_input_errors_and_still_reports_the_rest(
 
 def test_nothing_to_lint_still_renders(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(main, ["report", str(tmp_path), "-o", "-"])
-    assert result.exit_code == 0
+    # An empty directory is an input error (issue 13), but the report is still written.
+    assert result.exit_code == 2
+    assert "no files to lint" in result.stderr
     assert "No tool manifests were linted." in result.stdout
     assert "<svg class=\"bars\"" not in result.stdout
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from mcplint.loaders.files import Source, expand, load
+from mcplint.loaders.files import Source, load
 from mcplint.loaders.jsonsource import Document, Position, parse_json
 from mcplint.loaders.manifest import build_manifest
+from mcplint.loaders.selection import select
 
 TOOL = {"name": "get_user", "description": "Get a user.", "inputSchema": {"type": "object"}}
 
@@ -150,9 +151,10 @@ def test_directory_expansion_skips_non_manifests_but_reports_broken_json(tmp_pat
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules" / "dep.json").write_text(json.dumps({"tools": [TOOL]}))
     (tmp_path / "notes.txt").write_text("x")
-    from mcplint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE
+    from mcplint.config import DEFAULT_EXCLUDE, DEFAULT_INCLUDE, Config
 
-    sources = list(expand(str(tmp_path), DEFAULT_INCLUDE, DEFAULT_EXCLUDE))
+    sources = select(str(tmp_path), Config(None, tmp_path, DEFAULT_INCLUDE, DEFAULT_EXCLUDE)
+                     ).sources
     assert sorted(Path(s.path).name for s in sources) == ["broken.json", "other.json",
                                                           "tools.json"]
     results = {Path(s.path).name: load(s) for s in sources}

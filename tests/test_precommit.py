@@ -50,7 +50,9 @@ def _env(home: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict[str, str]]:
+    """The hook repository, its commit, and the environment (one pre-commit cache, so the
+    hook's virtualenv is built once for every test here)."""
     base = tmp_path_factory.mktemp("precommit")
     env = _env(base)
     hooks = base / "hooks"
@@ -67,25 +69,48 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     _git(hooks, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "hooks")
     rev = subprocess.run([str(GIT), "rev-parse", "HEAD"], cwd=hooks, check=True,
                          capture_output=True, text=True).stdout.strip()
+    return hooks, rev, env
 
-    user = base / "user"
-    (user / "mcp").mkdir(parents=True)
+
+def _user_repo(user: Path, hooks: tuple[Path, str, dict[str, str]]) -> None:
+    repo, rev, _ = hooks
+    user.mkdir(parents=True, exist_ok=True)
     _git(user, "init", "-q")
     (user / ".pre-commit-config.yaml").write_text(
         "repos:\n"
-        f"  - repo: {json.dumps(str(hooks))}\n"
+        f"  - repo: {json.dumps(str(repo))}\n"
         f"    rev: {rev}\n"
         "    hooks:\n"
         "      - id: mcplint\n"
         # Only the spec rules, so rules added later cannot change this test's outcome.
         "        args: [--select, SPEC]\n",
         encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory, hooks: tuple[Path, str, dict[str, str]]
+            ) -> tuple[Path, dict[str, str]]:
+    user = tmp_path_factory.mktemp("user")
+    _user_repo(user, hooks)
+    (user / "mcp").mkdir()
     (user / "mcp" / "bad.json").write_text(json.dumps(BAD, indent=2), encoding="utf-8")
     (user / "mcp" / "good.json").write_text(json.dumps(GOOD, indent=2), encoding="utf-8")
     # Not a manifest: the hook's default files pattern must keep it away from mcplint.
     (user / "package.json").write_text('{"name": "x", "version": "1.0.0"}', encoding="utf-8")
     _git(user, "add", ".")
-    return user, env
+    return user, hooks[2]
+
+
+@pytest.fixture(scope="module")
+def server_repo(tmp_path_factory: pytest.TempPathFactory, hooks: tuple[Path, str, dict[str, str]]
+                ) -> tuple[Path, dict[str, str]]:
+    """fixtures/server-repo (npm and TypeScript configs, a settings file, a JSON Schema, a
+    good and a bad manifest) as a git repository that uses the hook."""
+    user = tmp_path_factory.mktemp("server") / "repo"
+    shutil.copytree(ROOT / "fixtures" / "server-repo", user)
+    _user_repo(user, hooks)
+    _git(user, "add", ".")
+    return user, hooks[2]
 
 
 def _pre_commit(project: tuple[Path, dict[str, str]], *args: str
@@ -113,3 +138,26 @@ def test_files_pattern_skips_other_json(project: tuple[Path, dict[str, str]]) ->
     result = _pre_commit(project, "mcplint", "--files", "package.json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "(no files to check)Skipped" in result.stdout.replace(".", "")
+
+
+def test_server_repository_fails_only_on_the_bad_manifest(
+        server_repo: tuple[Path, dict[str, str]]) -> None:
+    result = _pre_commit(server_repo, "mcplint", "--all-files")
+    out = result.stdout
+    assert result.returncode == 1, out + result.stderr
+    assert "Failed" in out
+    assert "packages/mcp/admin-tools.jsonc:4:5  error    SPEC004 missing-description" in out
+    assert "in 2 files (2 tools). Skipped 2 JSON files that are not tool manifests." in out
+    assert "mcplint: note: packages/mcp/settings.json: skipped: it holds no tool manifest" in out
+    for never in ("package.json", "package-lock.json", "tsconfig", "input error"):
+        assert never not in out, never
+
+
+def test_server_repository_passes_without_the_bad_manifest(
+        server_repo: tuple[Path, dict[str, str]]) -> None:
+    user, _ = server_repo
+    names = [p.relative_to(user).as_posix() for p in sorted(user.rglob("*"))
+             if p.is_file() and ".git" not in p.parts and p.name != "admin-tools.jsonc"]
+    result = _pre_commit(server_repo, "mcplint", "--files", *names)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Passed" in result.stdout

@@ -13,6 +13,7 @@ from typing import TextIO
 
 from mcplint.engine.linter import Selection
 from mcplint.fixes.files import plan, unified_diff, write
+from mcplint.loaders.selection import FileOptions
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,10 @@ class FixOutcome:
 
 
 def run_fixes(targets: Sequence[str], selection: Selection, config_path: Path | None,
-              live_targets: bool, *, preview: bool, out: TextIO, err: TextIO) -> FixOutcome:
+              live_targets: bool, *, preview: bool, out: TextIO, err: TextIO,
+              files_options: FileOptions | None = None) -> FixOutcome:
     """Apply the safe fixes (``preview`` false) or print them as a diff (``preview`` true)."""
-    fixes = plan(targets, selection, config_path, live_targets)
+    fixes = plan(targets, selection, config_path, live_targets, files_options)
     flag = "--diff" if preview else "--fix"
     if fixes.not_fixed:
         kinds = list(fixes.not_fixed)

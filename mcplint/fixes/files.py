@@ -22,10 +22,11 @@ from mcplint.engine.linter import Linter, Selection
 from mcplint.findings import Fix, InputError
 from mcplint.fixes.apply import fix_text
 from mcplint.loaders.clientconfig import read_config
-from mcplint.loaders.files import STDIN, Source, expand, load
+from mcplint.loaders.files import STDIN, Source, load
 from mcplint.loaders.jsonsource import Document
 from mcplint.loaders.manifest import build_manifest
 from mcplint.loaders.reading import not_regular
+from mcplint.loaders.selection import FileOptions, select
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class _Linters:
 
 
 def plan(targets: Sequence[str], selection: Selection, config_path: Path | None = None,
-         live_targets: bool = False) -> FixPlan:
+         live_targets: bool = False, files_options: FileOptions | None = None) -> FixPlan:
     """What ``--fix`` would change in the files ``check`` would lint for these targets.
 
     Raises ``ConfigError`` for a bad configuration, as ``run`` does.
@@ -97,7 +98,7 @@ def plan(targets: Sequence[str], selection: Selection, config_path: Path | None 
             not_fixed.append("standard input")
             continue
         config = linters.config(target)
-        for source in expand(target, config.include, config.exclude):
+        for source in select(target, config, files_options).sources:
             if not_regular(source.path) is not None:
                 # A FIFO or device: read once by the lint, with nothing to write back to
                 # (opening it again here could wait for a writer forever).

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
-from mcplint.config import matches_any
 from mcplint.loaders.jsonsource import Document, ParseError, Position, parse_json
 from mcplint.loaders.manifest import LoadError, build_manifest
 from mcplint.loaders.reading import MAX_BYTES, decode, not_regular, read_bytes, too_large
@@ -20,10 +16,14 @@ STDIN = "-"
 
 @dataclass(frozen=True)
 class Source:
-    """A file to lint. ``explicit`` is false for files found by expanding a directory."""
+    """A file to lint. ``explicit`` is false for files found by expanding a directory
+    (selection in ``mcplint.loaders.selection``)."""
 
     path: str
     explicit: bool = True
+    # A named file that holds no tool manifest is skipped, as an expanded one is, not an
+    # error (--skip-non-manifests: pre-commit names every file its pattern matches).
+    skip_non_manifest: bool = False
 
 
 @dataclass(frozen=True)
@@ -35,26 +35,6 @@ class Loaded:
     # The parsed file, so a caller can recognise another kind of file (a client config) without
     # parsing a large file twice.
     document: Document | None = None
-
-
-def expand(target: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> Iterator[Source]:
-    """A file target as itself; a directory as the files under it that the globs select."""
-    if target == STDIN or not os.path.isdir(target):
-        yield Source(target)
-        return
-    root = Path(target)
-    found = []
-    for folder, dirs, names in os.walk(root):
-        relative_folder = Path(folder).relative_to(root).as_posix()
-        prefix = "" if relative_folder == "." else relative_folder + "/"
-        # Prune excluded directories so node_modules is never walked.
-        dirs[:] = [d for d in dirs if not matches_any(f"{prefix}{d}/", exclude)]
-        for name in names:
-            relative = prefix + name
-            if matches_any(relative, include) and not matches_any(relative, exclude):
-                found.append(os.path.join(folder, name))
-    for path in sorted(found):
-        yield Source(os.path.normpath(path), explicit=False)
 
 
 def _read(source: Source, stdin: TextIO | None) -> str | LoadError:
@@ -102,9 +82,10 @@ def load(source: Source, stdin: TextIO | None = None) -> Loaded:
                         "JSONC)")
         return Loaded(source, None, (LoadError(name, parsed.position, message),))
     manifest, errors = build_manifest(name, parsed)
-    if manifest is None and not source.explicit:
+    if manifest is None and (not source.explicit or source.skip_non_manifest):
         # Directory expansion picks up every *.json (package.json, ...); a JSON file that is
-        # not a manifest is skipped there, and said so, but an explicit target must be one.
+        # not a manifest is skipped there, and said so, but an explicit target must be one
+        # (unless --skip-non-manifests says a hook named it).
         return Loaded(source, None, (), skipped=errors[0].message if errors else None,
                       document=parsed)
     if manifest is not None:
