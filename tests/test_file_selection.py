@@ -280,8 +280,16 @@ def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:
 
 def test_directory_of_excluded_files_is_an_input_error(repo: Path) -> None:
     _put(repo / "node_modules" / "dep" / "tools.json", GOOD)
-    code, report, _ = _check(repo, "node_modules")
+    _put(repo / "src" / "node_modules" / "tools.json", GOOD)
+    # Under a folder that is linted, what the excludes cover is left out.
+    code, report, _ = _check(repo, "src")
     assert code == 2 and "no files to lint" in report["input_errors"][0]["message"]
+    # A folder named on the command line is linted, as Ruff does, unless force-exclude is on.
+    code, report, _ = _check(repo, "node_modules")
+    assert code == 0 and _linted(report) == ["node_modules/dep/tools.json"]
+    # With it, the folder is left out as a force-excluded file is: a note, no error.
+    code, report, _ = _check(repo, "--force-exclude", "node_modules")
+    assert code == 0 and report["files"] == []
 
 
 def test_unreadable_files_count_once_as_input_errors(tmp_path: Path) -> None:
@@ -416,3 +424,18 @@ def test_fix_selects_files_as_the_lint_does(repo: Path) -> None:
     finally:
         os.chdir(old)
     assert skip.read_text(encoding="utf-8") != example
+
+
+def test_a_named_folder_inside_an_excluded_one_is_linted(tmp_path: Path) -> None:
+    # The default exclude covers hidden folders (.github/); naming .github/mcp/ asks for it.
+    _put(tmp_path / "mcplint.toml", "")
+    _put(tmp_path / ".github" / "mcp" / "tools.json", GOOD)
+    _put(tmp_path / ".github" / "mcp" / "node_modules" / "x" / "tools.json", GOOD)
+    code, report, _ = _check(tmp_path, ".github/mcp")
+    assert code == 0
+    assert _linted(report) == [".github/mcp/tools.json"]
+    # Found by walking from the top, it stays excluded; with force-exclude, even when named.
+    code, report, _ = _check(tmp_path, ".")
+    assert code == 2 and report["files"] == []
+    code, report, _ = _check(tmp_path, "--force-exclude", ".github/mcp")
+    assert code == 0 and report["files"] == []

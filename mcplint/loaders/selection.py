@@ -140,7 +140,15 @@ def select(target: str, config: Config, options: FileOptions | None = None) -> S
     respect = (config.respect_gitignore if options.respect_gitignore is None
                else options.respect_gitignore)
     base = real_path(target)
-    root, _ = _anchor(config, base)
+    root, inside = _anchor(config, base)
+    if inside and matches_any(f"{inside}/", config.exclude):
+        # A folder the user names is linted though the config excludes where it lies (the
+        # default `**/.*/**` covers .github/mcp/); its contents are matched from itself.
+        # With force-exclude the exclusion wins, as it does for a named file.
+        force = config.force_exclude if options.force_exclude is None else options.force_exclude
+        if force:
+            return Selected(target, (), excluded=True)
+        root = base
     ignores = _GitIgnores(_git_top(base, root)) if respect else None
     found = []
     for folder, dirs, names in os.walk(target):
