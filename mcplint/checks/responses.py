@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mcplint.checks._prefilter import LiteralIndex, required
 from mcplint.checks._text import lowered
 from mcplint.checks.base import WORDS, Context, Hit, Target, check
 from mcplint.model import Tool
@@ -34,7 +35,16 @@ def _pattern(text: str) -> re.Pattern[str] | None:
 
 def _search(pattern: str, text: str) -> bool:
     compiled = _pattern(pattern)
-    return bool(compiled and compiled.search(text))
+    if compiled is None:
+        return False
+    # A pattern such as "all|every|entire" cannot match a text without one of its words.
+    return bool(_prefilter(pattern).candidates(text)) and compiled.search(text) is not None
+
+
+@cache
+def _prefilter(pattern: str) -> LiteralIndex:
+    compiled = _pattern(pattern)
+    return LiteralIndex([required(compiled) if compiled is not None else None])
 
 
 _LIST_OPTIONS: dict[str, Any] = {

@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from mcplint.checks._text import Patterns, compile_patterns
+from mcplint.checks._text import Patterns, compile_patterns, first_match
 from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
@@ -237,11 +237,11 @@ def _tool_words(tool: Tool) -> str:
     return " ".join(tool.name_tokens)
 
 
-def _matches(tool: Tool, names: tuple[re.Pattern[str], ...],
-             descriptions: tuple[re.Pattern[str], ...]) -> bool:
+def _matches(tool: Tool, names: Patterns, descriptions: Patterns) -> bool:
     words = _tool_words(tool)
     text = (tool.description or "")[:_MAX_TEXT]
-    return any(p.search(words) for p in names) or any(p.search(text) for p in descriptions)
+    return (first_match(names, words) is not None
+            or first_match(descriptions, text) is not None)
 
 
 @check("over-privileged-surface", Target.SERVER, fields={"executors", "egress"},
