@@ -100,7 +100,8 @@ def test_bad_manifest_fails_the_hook(project: tuple[Path, dict[str, str]]) -> No
     result = _pre_commit(project, "mcplint", "--files", "mcp/bad.json")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "mcplint" in result.stdout and "Failed" in result.stdout
-    assert "mcp/bad.json:3:5  error    SPEC004 missing-description" in result.stdout
+    # pre-commit shows mcplint's default, concise output: one line a finding.
+    assert "\nmcp/bad.json:3:5: SPEC004 Tool \"close_ticket\" has no description\n" in result.stdout
 
 
 def test_good_manifest_passes(project: tuple[Path, dict[str, str]]) -> None:
