@@ -56,12 +56,14 @@ def unfixable_files(report: Report) -> frozenset[str]:
 
 
 def rule_counts(report: Report) -> list[tuple[str, str, Severity, int, bool]]:
-    """(code, name, severity, count, fixable) of each rule that fired, most frequent first;
-    fixable when ``check --fix`` can fix some of its findings (``--statistics``)."""
+    """(code, name, severity, count, fixable) of each rule that fired, by severity (a rule's
+    severity may differ by file or tool), most frequent first; fixable when ``check --fix``
+    can fix some of those findings (``--statistics``)."""
     unfixable = unfixable_files(report)
     counts = Counter((f.code, f.name, f.severity) for f in report.findings)
-    fixes = {f.code for f in report.findings if f.fix is not None and f.file not in unfixable}
-    return [(code, name, severity, count, code in fixes)
+    fixes = {(f.code, f.name, f.severity) for f in report.findings
+             if f.fix is not None and f.file not in unfixable}
+    return [(code, name, severity, count, (code, name, severity) in fixes)
             for (code, name, severity), count in sorted(counts.items(),
                                                         key=lambda i: (-i[1], i[0]))]
 
