@@ -285,8 +285,8 @@ def _linter() -> Linter:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option("--output-format", "--format", "fmt", type=click.Choice(["text", "json"]),
+              default="text", show_default=True, help="Output format.")
 def rules(fmt: str) -> None:
     """List every rule: code, name, default severity, groups and what it flags."""
     linter = _linter()
@@ -374,7 +374,7 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
 @main.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--format", "fmt", type=click.Choice(
+@click.option("--output-format", "--format", "fmt", type=click.Choice(
     ("text", "json", "sarif", "github", "junit", "markdown")), default="text",
     show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
