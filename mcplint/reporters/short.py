@@ -17,14 +17,15 @@ import re
 
 # Past LONG characters a sentence is cut at its first clause; past WIDE, its asides go.
 LONG = 90
-WIDE = 120
+WIDE = 100
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _QUOTES = {'"': '"', "`": "`", "\u201c": "\u201d"}
 _ABBREVIATIONS = frozenset(("e.g", "i.e", "etc", "vs", "cf"))
 # A colon before a JSON literal is a key and its value ("readOnlyHint: true"), not a clause.
 _VALUE = re.compile(r"(true|false|null)\b")
 _WORD = re.compile(r"[A-Za-z]\w*")
-_CONNECTORS = (", so ", ", and ", ", which ")
+# Not ", which": what follows it is often the problem itself ("..., which changes state").
+_CONNECTORS = (", so ", ", and ")
 
 
 def _top_level(text: str) -> list[int]:
