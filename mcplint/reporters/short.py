@@ -28,35 +28,40 @@ _WORD = re.compile(r"[A-Za-z]\w*")
 _CONNECTORS = (", so ", ", and ")
 
 
-def _top_level(text: str) -> list[int]:
-    """The indices of the characters of ``text`` outside quotes and brackets."""
+# What the scan must see: a quoted stretch (skipped whole), a bracket, or a punctuation mark.
+_TOKEN = re.compile(r'"[^"]*"?|`[^`]*`?|\u201c[^\u201d]*\u201d?|[()\[\]{}.?!:;,]')
+
+
+def _top_level(text: str, stop_at_sentence: bool = False) -> list[int]:
+    """The indices of the punctuation marks (``.?!:;,``) of ``text`` outside quotes and
+    brackets; with ``stop_at_sentence``, only up to the first sentence's end, which is then
+    the last index."""
     found = []
-    quote = ""
     closers: list[str] = []
-    for index, char in enumerate(text):
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in _QUOTES:
-            quote = _QUOTES[char]
-        elif char in _OPEN:
+    for match in _TOKEN.finditer(text):
+        char = match.group()
+        if len(char) > 1 or char in _QUOTES:  # a quoted stretch
+            continue
+        if char in _OPEN:
             closers.append(_OPEN[char])
         elif closers:
             if char == closers[-1]:
                 closers.pop()
-        else:
+        elif char not in ")]}":
+            index = match.start()
             found.append(index)
+            if stop_at_sentence and char in ".?!" and _ends_sentence(text, index):
+                break
     return found
 
 
-def _sentence_end(text: str, top: list[int]) -> int:
-    for index in top:
-        if text[index] in ".?!" and text[index + 1:index + 2] in ("", " "):
-            word = text[:index].rsplit(" ", 1)[-1].lower()
-            following = text[index + 2:index + 3]
-            if word not in _ABBREVIATIONS and not following.islower():
-                return index
-    return len(text)
+def _ends_sentence(text: str, index: int) -> bool:
+    """Whether the full stop (or ? or !) at ``index`` ends a sentence: a blank or the end
+    follows, it ends no abbreviation, and the next word does not start in lower case."""
+    if text[index + 1:index + 2] not in ("", " "):
+        return False
+    word = text[:index].rsplit(" ", 1)[-1].lower()
+    return word not in _ABBREVIATIONS and not text[index + 2:index + 3].islower()
 
 
 def _says_something(prefix: str) -> bool:
@@ -119,8 +124,10 @@ def short_message(message: str, token_method: str = "") -> str:
     if token_method:
         message = message.replace(f"; {token_method}", "").replace(f" ({token_method})", "")
     text = " ".join(message.split())  # one line, whatever the message's layout
-    top = _top_level(text)
-    text = text[:_sentence_end(text, top)]
+    # Most messages are several sentences; only the first is read.
+    top = _top_level(text, stop_at_sentence=True)
+    if top and text[top[-1]] in ".?!" and _ends_sentence(text, top[-1]):
+        text = text[:top[-1]]
     if len(text) > LONG:
         text = _first_clause(text, top)
     if len(text) > WIDE:
