@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
+
+
+def pytest_configure(config: Any) -> None:
+    # The full text report wraps at COLUMNS when it is set; a test that expects whole lines
+    # must not depend on the terminal it was started from. Tests of wrapping set it.
+    os.environ.pop("COLUMNS", None)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

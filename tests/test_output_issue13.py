@@ -340,3 +340,28 @@ def test_rules_and_diff_take_output_format_too(runner: CliRunner) -> None:
     assert changes.stdout == runner.invoke(main, ["diff", str(EXAMPLE), str(EXAMPLE),
                                                   "--format", "json"]).stdout
     json.loads(changes.stdout)
+
+
+def test_full_wraps_between_words_only_and_keeps_each_indent() -> None:
+    long_word = "https://example.com/a/very/long/path/that/cannot/be/broken"
+    finding = Finding("DESC001", "vague-description", Severity.INFO,
+                      f"Tool \"x\" has a description that only restates its name: {long_word} "
+                      "and some more words after it.", "a.json", "/tools/0", 3, 5, "x",
+                      suggestion="Say what it does that the name does not, in one sentence.")
+    report = Report((finding,), (), (FileSummary("a.json", 1, 9),), "")
+    out = io.StringIO()
+    get_reporter("full")(report, out, ReportOptions(color=False, width=40))
+    assert out.getvalue().splitlines()[3:12] == [
+        '      Tool "x" has a description that',
+        "      only restates its name:",
+        f"      {long_word}",
+        "      and some more words after it.",
+        "      help: Say what it does that the",
+        "            name does not, in one",
+        "            sentence.",
+        "",
+        "Found 1 problem (0 errors, 0 warnings, 1 info) in 1 file (1 tool).",
+    ]
+    whole = io.StringIO()
+    get_reporter("full")(report, whole, ReportOptions(color=False, width=0))
+    assert f"      {finding.message}\n" in whole.getvalue()
