@@ -21,7 +21,7 @@ from mcplint.run import FileSummary, Report
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "support-desk.json"
-CORPUS = Path("/work/shared/corpus/real")
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
 # path:line:col: CODE [*] message
 CONCISE = re.compile(r"^(?P<place>.+):(?P<line>\d+):(?P<column>\d+): (?P<code>[A-Z]+\d+)"
                      r"(?P<fix> \[\*\])? (?P<message>\S.*)$")
