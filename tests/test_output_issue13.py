@@ -251,6 +251,9 @@ def test_stdin_filename_names_the_input_and_matches_overrides(runner: CliRunner,
     fixable = _check(runner, "-", "--select", "SAFE003", "--stdin-filename", "desk.json",
                      stdin=text).stdout
     assert "[*]" not in fixable and "fixable" not in fixable
+    unnamed = _check(runner, "-", "--select", "SAFE003", stdin=text).stdout
+    assert "[*]" not in unnamed and "fixable" not in unnamed
+    assert "[*]" in _check(runner, str(EXAMPLE), "--select", "SAFE003").stdout
     as_json = json.loads(_check(runner, "-", "--format", "json", "--select", "NAME",
                                 "--stdin-filename", "x/desk.json", stdin=text).stdout)
     assert {f["file"] for f in as_json["findings"]} == {"x/desk.json"}
