@@ -1,7 +1,7 @@
 """The command line: parse options, run, render, and decide the exit code.
 
-Exit codes: 0 when nothing is at or above --fail-on, 1 when something is, 2 for usage, config
-or input errors (a file that could not be read, parsed or recognised).
+Exit codes: 0 when nothing is at or above --fail-on (or with --exit-zero), 1 when something is,
+2 for usage, config or input errors (a file that could not be read, parsed or recognised).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from mcplint import __version__
 from mcplint.findings import FAIL_ON, Severity
 from mcplint.live.commands import dump
 from mcplint.live.options import live_options
-from mcplint.reporters import FORMATS
+from mcplint.reporters import FORMATS, TERMINAL_FORMATS
 from mcplint.revisions import REVISIONS
 
 if TYPE_CHECKING:
@@ -121,14 +122,27 @@ def main() -> None:
 main.add_command(dump)
 
 
+_MIN_SEVERITY = ("info", "warning", "error")
+
+
 @main.command()
 @click.argument("targets", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text",
-              show_default=True, help="Output format.")
+@click.option("--output-format", "--format", "fmt", type=click.Choice(FORMATS),
+              default="concise", show_default=True,
+              help="concise: one line a finding; full: grouped by tool, with the help and "
+              "manifest lines, wrapped to the terminal (text is the old name of full); or a "
+              "machine format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report to this file instead of standard output.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
-              help="Lowest severity that makes the exit code 1 [default: error, or the config's].")
+              help="Lowest severity that makes the exit code 1 [default: error, or the config's]. "
+              "It counts every finding, also those --min-severity does not show.")
+@click.option("--exit-zero", is_flag=True,
+              help="Exit 0 even when findings are at or above --fail-on; input and config "
+              "errors still exit 2.")
+@click.option("--min-severity", type=click.Choice(_MIN_SEVERITY), default=None,
+              help="Show only findings of this severity or higher [default: all]. Output only: "
+              "the exit code follows --fail-on.")
 @click.option("--select", multiple=True, help="Rules to run (code, prefix, name, group or ALL); "
               "replaces the configured selection. Repeat or separate with commas.")
 @click.option("--extend-select", multiple=True, help="Rules to run in addition.")
@@ -137,8 +151,16 @@ main.add_command(dump)
               path_type=Path), help="Use this config file instead of discovering one.")
 @_file_options
 @click.option("--statistics", is_flag=True,
-              help="Show how often each rule fired, not each finding.")
-@click.option("-q", "--quiet", is_flag=True, help="Print findings only, no headers or summary.")
+              help="Show how often each rule fired, not each finding (with --output-format "
+              "json: a list of {code, name, severity, count, fixable}).")
+@click.option("--show-fixes", is_flag=True,
+              help="After the findings, list the safe fixes --fix would apply (concise output).")
+@click.option("--stdin-filename", metavar="NAME",
+              help="The name of standard input (target -): shown in the report and matched by "
+              "the config's per-file overrides.")
+@click.option("-q", "--quiet", count=True,
+              help="Print findings only, no headers or summary; -qq prints nothing (the exit "
+              "code tells; a report file asked for with -o is still written).")
 @click.option("--color/--no-color", default=None, help="Force colour on or off.")
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="Report only findings not recorded in this baseline file.")
@@ -154,10 +176,11 @@ main.add_command(dump)
 @live_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
           select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
-          config_path: Path | None, statistics: bool, quiet: bool, color: bool | None,
+          config_path: Path | None, statistics: bool, quiet: int, color: bool | None,
           baseline: Path | None, write_baseline: Path | None, fix: bool, show_diff: bool,
           source: Path | None, target_spec: str | None, verbose: bool,
-          live: LiveOptions, files: FileOptions) -> None:
+          live: LiveOptions, files: FileOptions, exit_zero: bool,
+          min_severity: str | None, show_fixes: bool, stdin_filename: str | None) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -166,15 +189,19 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     from mcplint.config import ConfigError, discover, parse_config
     from mcplint.reporters import ReportOptions, get_reporter
 
+    if statistics and fmt not in (*TERMINAL_FORMATS, "json"):
+        raise click.UsageError(f"--statistics prints a table or JSON; it does not apply to "
+                               f"--output-format {fmt}")
     fixed = None
     if fix or show_diff:
         fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff,
                      target_spec, files)
         if show_diff:
             click.echo(fixed.summary, err=True)
-            sys.exit(fixed.diff_exit_code)
+            sys.exit(EXIT_OK if exit_zero and fixed.diff_exit_code == EXIT_FINDINGS
+                     else fixed.diff_exit_code)
     report = _lint(targets, select, extend_select, ignore, config_path, live, source,
-                   target_spec, files)
+                   target_spec, files, stdin_filename)
     _notes(report, verbose)
     if fail_on is None:
         try:
@@ -185,15 +212,28 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         fail_on = (config.fail_on if config else None) or "error"
     if baseline or write_baseline:
         report = _baseline(report, baseline, write_baseline)
-    options = ReportOptions(color=False if output else color, quiet=quiet, statistics=statistics)
-    _write(get_reporter(fmt), report, output, options)
-    if report.errors and (output or fmt != "text"):
+    # The exit code is decided on every finding; --min-severity only thins what is shown.
+    code = exit_code([f.severity for f in report.findings], len(report.errors), fail_on)
+    if exit_zero and code == EXIT_FINDINGS:
+        code = EXIT_OK
+    shown = report
+    if min_severity is not None:
+        floor = Severity.parse(min_severity)
+        shown = replace(report, findings=tuple(f for f in report.findings
+                                               if f.severity >= floor))
+    options = ReportOptions(color=False if output else color, quiet=quiet > 0,
+                            statistics=statistics, show_fixes=show_fixes,
+                            width=0 if output else None,
+                            hidden=len(report.findings) - len(shown.findings))
+    silent = quiet >= 2
+    if not (silent and (output is None or str(output) == "-")):
+        _write(get_reporter(fmt), shown, output, options)
+    if report.errors and not silent and (output or fmt not in TERMINAL_FORMATS):
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
             click.echo(f"error: {_shown(str(error))}", err=True)
     if fixed is not None and not quiet:
         click.echo(fixed.summary, err=True)
-    code = exit_code([f.severity for f in report.findings], len(report.errors), fail_on)
     sys.exit(EXIT_ERROR if fixed is not None and fixed.failed else code)
 
 
@@ -226,7 +266,7 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
           ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
           source: Path | None = None, target_spec: str | None = None,
-          files: FileOptions | None = None) -> Report:
+          files: FileOptions | None = None, stdin_filename: str | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.run import run
@@ -235,7 +275,8 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
     selection = _selection(select, extend_select, ignore, target_spec)
     try:
         return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
-                   source_roots=SourceRoots.from_option(source, Path.cwd()), files_options=files)
+                   source_roots=SourceRoots.from_option(source, Path.cwd()), files_options=files,
+                   stdin_filename=stdin_filename)
     except ConfigError as exc:
         _fail(str(exc))
         raise  # unreachable: _fail exits
@@ -279,8 +320,8 @@ def _linter() -> Linter:
 
 
 @main.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option("--output-format", "--format", "fmt", type=click.Choice(["text", "json"]),
+              default="text", show_default=True, help="Output format.")
 def rules(fmt: str) -> None:
     """List every rule: code, name, default severity, groups and what it flags."""
     linter = _linter()
@@ -368,7 +409,7 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
 @main.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--format", "fmt", type=click.Choice(
+@click.option("--output-format", "--format", "fmt", type=click.Choice(
     ("text", "json", "sarif", "github", "junit", "markdown")), default="text",
     show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),

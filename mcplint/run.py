@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -25,7 +25,7 @@ from mcplint.findings import (
 )
 from mcplint.live.loading import LiveOptions
 from mcplint.loaders.clientconfig import ClientConfig, config_from_document
-from mcplint.loaders.files import STDIN, Loaded, Source, load
+from mcplint.loaders.files import STDIN, Loaded, Source, display_name, load
 from mcplint.loaders.selection import FileOptions, identity, select
 from mcplint.model import Manifest
 from mcplint.sources import SourceRoots
@@ -44,6 +44,8 @@ class FileSummary:
     tool_details: tuple[ToolSummary, ...] = ()
     # A live server: ``file`` names it, and its lines are in a snapshot held only in memory.
     live: bool = False
+    # Read from standard input (``file`` is "<stdin>" or the --stdin-filename): no file to fix.
+    stdin: bool = False
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ def run(
     live: LiveOptions | None = None,
     source_roots: SourceRoots | None = None,
     files_options: FileOptions | None = None,
+    stdin_filename: str | None = None,
 ) -> Report:
     """Lint the targets; with none, what the config's include globs find under the cwd.
 
@@ -97,6 +100,8 @@ def run(
     among the targets (which are never found by expanding a directory).  ``source_roots``
     says where the servers' code is, to give findings a source location.  ``files_options``
     are the command line's file-selection flags (gitignore, force-exclude, non-manifests).
+    ``stdin_filename`` names standard input (``-``): in the report, for the config to discover
+    and for its per-file overrides to match, as if the text had been read from that file.
     """
     errors: list[InputError] = []
     explicit = None
@@ -112,7 +117,8 @@ def run(
     seen: set[str] = set()
     # Live servers alone are a complete run; only with no target at all is the cwd linted.
     for target in targets or ([] if live is not None and live.targets else ["."]):
-        config = _config_for(target, explicit, configs)
+        named = stdin_filename if target == STDIN and stdin_filename else target
+        config = _config_for(named, explicit, configs)
         selected = select(target, config, files_options)
         if selected.excluded:
             notes.append(f"{target}: not linted: excluded by the exclude globs of "
@@ -169,7 +175,7 @@ def run(
     allow_env = live.allow_env if live is not None else frozenset()
 
     def read_span(start: int, end: int) -> list[_Read]:
-        return [_read(source, linters[config], stdin, keep, allow_env)
+        return [_read(source, linters[config], stdin, keep, allow_env, stdin_filename)
                 for source, config in sources[start:end]]
 
     # Many files are read and linted in forked workers, a span of files each, unless the
@@ -227,9 +233,25 @@ class _Read:
     manifest: Manifest | None = None  # only when asked for: it is large to send back
 
 
+def _named(loaded: Loaded, name: str) -> Loaded:
+    """Standard input, read, under the name --stdin-filename gives it."""
+    default = display_name(loaded.source)
+    manifest = loaded.manifest
+    if manifest is not None:
+        # A server set's parts are named file#server.
+        parts = tuple(replace(part, file=name + part.file.removeprefix(default))
+                      for part in manifest.parts)
+        manifest = replace(manifest, file=name, parts=parts)
+    errors = tuple(replace(e, file=name + e.file.removeprefix(default)) for e in loaded.errors)
+    return replace(loaded, manifest=manifest, errors=errors)
+
+
 def _read(source: Source, linter: Linter, stdin: TextIO | None, keep: bool,
-          allow_env: frozenset[str] = frozenset()) -> _Read:
+          allow_env: frozenset[str] = frozenset(), stdin_filename: str | None = None) -> _Read:
     loaded: Loaded = load(source, stdin)
+    from_stdin = source.path == STDIN
+    if from_stdin and stdin_filename:
+        loaded = _named(loaded, stdin_filename)
     client = (config_from_document(source.path, loaded.document, allow_env)
               if source.explicit and source.path != STDIN and loaded.document else None)
     if client is not None:
@@ -239,11 +261,13 @@ def _read(source: Source, linter: Linter, stdin: TextIO | None, keep: bool,
     if loaded.manifest is None:
         return _Read(FileSummary(source.path, 0, None, loaded.skipped), errors=errors)
     linted = linter.lint(loaded.manifest)
-    return _Read(_summary(loaded.manifest, linted, False), errors=errors, linted=linted,
+    return _Read(_summary(loaded.manifest, linted, False, from_stdin), errors=errors,
+                 linted=linted,
                  manifest=loaded.manifest if keep else None)
 
 
-def _summary(manifest: Manifest, linted: Linted, live: bool) -> FileSummary:
+def _summary(manifest: Manifest, linted: Linted, live: bool, stdin: bool = False
+             ) -> FileSummary:
     details = tuple(
         ToolSummary(
             name=tool.label,
@@ -257,4 +281,5 @@ def _summary(manifest: Manifest, linted: Linted, live: bool) -> FileSummary:
         for tool, tokens in zip(manifest.tools, linted.tool_tokens, strict=True)
     )
     return FileSummary(manifest.file, len(manifest.tools), linted.tokens,
-                       server=manifest.server_name, tool_details=details, live=live)
+                       server=manifest.server_name, tool_details=details, live=live,
+                       stdin=stdin)

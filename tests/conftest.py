@@ -11,6 +11,9 @@ def pytest_configure(config: Any) -> None:
     # mcplint caches the parsed built-in packs in the user's cache directory; the tests (and
     # the CLI runs they start, which inherit the environment) keep theirs out of the home.
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="mcplint-test-cache-")
+    # The full text report wraps at COLUMNS when it is set; a test that expects whole lines
+    # must not depend on the terminal it was started from. Tests of wrapping set it.
+    os.environ.pop("COLUMNS", None)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -54,8 +54,32 @@ def test_example_findings_exact(runner: CliRunner) -> None:
     assert report["tokens"]["method"]
 
 
-def test_text_output_is_grouped_and_plain_without_a_tty(runner: CliRunner) -> None:
+def test_concise_output_is_one_line_a_finding_and_plain_without_a_tty(runner: CliRunner) -> None:
     result = runner.invoke(main, ["check", str(EXAMPLE), *CORE])
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "\x1b[" not in out
+    assert out.splitlines() == [
+        f'{EXAMPLE}:18:7: NAME001 Tools "search_tickets" and "search_ticket" differ only by a '
+        'plural ending ("tickets" / "ticket")',
+        f'{EXAMPLE}:31:22: SPEC007 Tool "get_ticket" requires "ticketId", but no property of '
+        "that name is defined",
+        f'{EXAMPLE}:33:23: SPEC011 Tool "get_ticket" has the annotation "readonlyHint", which '
+        "MCP does not define",
+        f'{EXAMPLE}:35:5: SPEC004 Tool "closeTicket" has no description',
+        f'{EXAMPLE}:36:7: NAME002 Tool "closeTicket" is written in camelCase, but 3 of 4 tool '
+        "names on this server use snake_case",
+        f"{EXAMPLE}:44:7: SPEC002 Tool name \"tickets.export\" contains '.', which the MCP "
+        "spec allows but common model APIs do not",
+        "Found 6 problems (2 errors, 4 warnings, 0 info) in 1 file (5 tools).",
+        "Tokens: estimate (calibrated on o200k_base, per-tool p90 error 4.1%).",
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["full", "text"])
+def test_full_output_is_grouped_and_plain_without_a_tty(runner: CliRunner, fmt: str) -> None:
+    # text is the name full had before concise became the default.
+    result = runner.invoke(main, ["check", str(EXAMPLE), *CORE, "--output-format", fmt])
     assert result.exit_code == 1
     out = result.stdout
     assert "\x1b[" not in out
@@ -111,7 +135,7 @@ def test_bad_input_is_reported_and_other_files_still_linted(runner: CliRunner,
     assert f"error: {not_manifest}:1:1: no tools found: expected" in result.stdout
     assert f"error: {tmp_path / 'missing.json'}: no such file or directory" in result.stdout
     # The good file is still linted and reported.
-    assert "SPEC007 required-property-missing" in result.stdout
+    assert f'{EXAMPLE}:31:22: SPEC007 Tool "get_ticket" requires' in result.stdout
     code, report = _json(runner, str(broken), str(EXAMPLE), *CORE)
     assert code == 2
     assert report["summary"]["findings"] == 6
@@ -143,7 +167,7 @@ def test_output_file_statistics_and_quiet(runner: CliRunner, tmp_path: Path) -> 
     result = runner.invoke(main, ["check", str(EXAMPLE), *CORE, "--format", "json", "-o", str(out),
                                   "--statistics"])
     assert result.exit_code == 1 and result.stdout == ""
-    stats = json.loads(out.read_text())["statistics"]
+    stats = json.loads(out.read_text())
     assert {s["code"]: s["count"] for s in stats} == {
         "NAME001": 1, "NAME002": 1, "SPEC002": 1, "SPEC004": 1, "SPEC007": 1, "SPEC011": 1}
     text = runner.invoke(main, ["check", str(EXAMPLE), *CORE, "--statistics", "-q"]).stdout

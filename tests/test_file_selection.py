@@ -309,7 +309,7 @@ def test_unreadable_files_count_once_as_input_errors(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, ["check", "--no-color", "tree"])
     finally:
         os.chdir(old)
-    assert ("in 1 file (1 tool). Skipped 1 JSON file that are not tool manifests. "
+    assert ("in 1 file (1 tool). Skipped 1 JSON file that is not a tool manifest. "
             "2 input errors: see above.") in result.stdout
 
 
@@ -377,7 +377,7 @@ def test_hook_entry_on_a_server_repository(tmp_path: Path) -> None:
     result = _run_entry(hook, tree, names)
     out = result.stdout + result.stderr
     assert result.returncode == 1, out
-    assert re.findall(r"^ +(\S+:\d+:\d+)  error", result.stdout, re.M) == [
+    assert re.findall(r"^(\S+:\d+:\d+): SPEC", result.stdout, re.M) == [
         "packages/mcp/admin-tools.jsonc:4:5"]
     assert "Found 1 problem (1 error, 0 warnings, 0 info) in 2 files (2 tools). Skipped 2 JSON " \
         "files that are not tool manifests." in result.stdout

@@ -254,7 +254,7 @@ def _check_output(fmt: str, out: str) -> None:
         _strict_json(out)
     elif fmt == "junit":
         ET.fromstring(out)
-    elif fmt in ("html", "text", "github"):
+    elif fmt in ("html", "concise", "full", "text", "github"):
         raw = [c for c in out if c not in "\n\t" and unicodedata.category(c) in _HIDDEN]
         assert raw == [], [f"U+{ord(c):04X}" for c in raw[:5]]
 

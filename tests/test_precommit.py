@@ -125,7 +125,8 @@ def test_bad_manifest_fails_the_hook(project: tuple[Path, dict[str, str]]) -> No
     result = _pre_commit(project, "mcplint", "--files", "mcp/bad.json")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "mcplint" in result.stdout and "Failed" in result.stdout
-    assert "mcp/bad.json:3:5  error    SPEC004 missing-description" in result.stdout
+    # pre-commit shows mcplint's default, concise output: one line a finding.
+    assert "\nmcp/bad.json:3:5: SPEC004 Tool \"close_ticket\" has no description\n" in result.stdout
 
 
 def test_good_manifest_passes(project: tuple[Path, dict[str, str]]) -> None:
@@ -146,7 +147,7 @@ def test_server_repository_fails_only_on_the_bad_manifest(
     out = result.stdout
     assert result.returncode == 1, out + result.stderr
     assert "Failed" in out
-    assert "packages/mcp/admin-tools.jsonc:4:5  error    SPEC004 missing-description" in out
+    assert 'packages/mcp/admin-tools.jsonc:4:5: SPEC004 Tool "close_ticket" has no description' in out
     assert "in 2 files (2 tools). Skipped 2 JSON files that are not tool manifests." in out
     assert "mcplint: note: packages/mcp/settings.json: skipped: it holds no tool manifest" in out
     for never in ("package.json", "package-lock.json", "tsconfig", "input error"):

@@ -532,7 +532,7 @@ def test_a_live_python_server_is_reported_at_its_docstring(monkeypatch: pytest.M
                            "title=DESC001 vague-description::")
     assert line.endswith("%0A%0AManifest: snapshot of live server server.py, "
                          "/tools/1/description")
-    text = CliRunner().invoke(main, [*args, "--no-color"]).stdout
+    text = CliRunner().invoke(main, [*args, "--no-color", "--output-format", "full"]).stdout
     assert (f"    {server}:40:5  info     DESC001 vague-description\n" in text)
     assert "      manifest: snapshot of live server server.py, /tools/1/description\n" in text
 

@@ -85,7 +85,8 @@ def test_cli_target_spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tools.json").write_text(json.dumps({"tools": [TASKS]}))
     runner = CliRunner()
-    newest = runner.invoke(main, ["check", "tools.json", "--select", "SPEC018", "-q"])
+    newest = runner.invoke(main, ["check", "tools.json", "--select", "SPEC018", "-q",
+                                  "--output-format", "full"])
     older = runner.invoke(main, ["check", "tools.json", "--select", "SPEC018", "-q",
                                  "--target-spec", "2025-11-25"])
     assert "SPEC018" in newest.stdout and "io.modelcontextprotocol/tasks" in newest.stdout

@@ -6,15 +6,22 @@ imported only when that format is asked for.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
+    from mcplint.findings import Severity
     from mcplint.run import Report
 
-FORMATS = ("text", "json", "html", "sarif", "github", "junit", "markdown")
+# concise (one line a finding) and full (grouped, with help) are the terminal formats; text is
+# the name full had before there were two, kept so scripts that ask for it still work.
+FORMATS = ("concise", "full", "text", "json", "html", "sarif", "github", "junit", "markdown")
+TERMINAL_FORMATS = ("concise", "full", "text")
+_MODULES = {"concise": "text", "full": "text"}
+_FUNCTIONS = {"concise": "render_concise"}
 
 
 @dataclass(frozen=True)
@@ -22,6 +29,9 @@ class ReportOptions:
     color: bool | None = None  # None: decide from the terminal and NO_COLOR
     quiet: bool = False
     statistics: bool = False
+    show_fixes: bool = False  # concise: list the safe fixes after the findings
+    width: int | None = None  # full: wrap at this width; 0 never; None: the terminal's
+    hidden: int = 0  # findings left out by --min-severity, for the summary to say so
 
 
 Reporter = Callable[["Report", TextIO, ReportOptions], None]
@@ -40,8 +50,22 @@ def live_files(report: Report) -> frozenset[str]:
 
 
 def unfixable_files(report: Report) -> frozenset[str]:
-    """Files ``check --fix`` cannot write: live servers and standard input."""
-    return live_files(report) | {"-"}
+    """Files ``check --fix`` cannot write: live servers and standard input (by whatever
+    name --stdin-filename gave it)."""
+    return live_files(report) | {f.file for f in report.files if f.stdin} | {"-", "<stdin>"}
+
+
+def rule_counts(report: Report) -> list[tuple[str, str, Severity, int, bool]]:
+    """(code, name, severity, count, fixable) of each rule that fired, by severity (a rule's
+    severity may differ by file or tool), most frequent first; fixable when ``check --fix``
+    can fix some of those findings (``--statistics``)."""
+    unfixable = unfixable_files(report)
+    counts = Counter((f.code, f.name, f.severity) for f in report.findings)
+    fixes = {(f.code, f.name, f.severity) for f in report.findings
+             if f.fix is not None and f.file not in unfixable}
+    return [(code, name, severity, count, (code, name, severity) in fixes)
+            for (code, name, severity), count in sorted(counts.items(),
+                                                        key=lambda i: (-i[1], i[0]))]
 
 
 def manifest_place(file: str, line: int, column: int, pointer: str, live: bool) -> str:
@@ -55,5 +79,6 @@ def manifest_place(file: str, line: int, column: int, pointer: str, live: bool) 
 def get_reporter(name: str) -> Reporter:
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r}; known: {', '.join(FORMATS)}")
-    render: Reporter = import_module(f"mcplint.reporters.{name}").render
+    module = import_module(f"mcplint.reporters.{_MODULES.get(name, name)}")
+    render: Reporter = getattr(module, _FUNCTIONS.get(name, "render"))
     return render

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any, TextIO
 
 from mcplint import __version__
 from mcplint.findings import Finding, Fix, Severity, SourceLocation
-from mcplint.reporters import ReportOptions, printable
+from mcplint.reporters import ReportOptions, printable, rule_counts
 from mcplint.run import Report
 
 SCHEMA = "mcplint/report/v1"
@@ -51,7 +50,7 @@ def _source(source: SourceLocation) -> dict[str, Any]:
             "end_line": source.end_line, "end_column": source.end_column}
 
 
-def as_dict(report: Report, statistics: bool = False) -> dict[str, Any]:
+def as_dict(report: Report) -> dict[str, Any]:
     data: dict[str, Any] = {
         "schema": SCHEMA,
         "version": __version__,
@@ -77,16 +76,18 @@ def as_dict(report: Report, statistics: bool = False) -> dict[str, Any]:
         ],
         "findings": [_finding(f) for f in report.findings],
     }
-    if statistics:
-        counts = Counter((f.code, f.name, f.severity.label) for f in report.findings)
-        data["statistics"] = [
-            {"code": code, "name": name, "severity": severity, "count": count}
-            for (code, name, severity), count in sorted(counts.items(), key=lambda i: (-i[1], i[0]))
-        ]
     return data
 
 
+def statistics(report: Report) -> list[dict[str, Any]]:
+    """How often each rule fired, most frequent first, as ``ruff --statistics`` writes it:
+    ``fixable`` when ``check --fix`` can fix some of those findings."""
+    return [{"code": code, "name": name, "severity": severity.label, "count": count,
+             "fixable": fixable}
+            for code, name, severity, count, fixable in rule_counts(report)]
+
+
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    out.write(printable(json.dumps(as_dict(report, options.statistics), indent=2,
-                                   ensure_ascii=False)))
+    data = statistics(report) if options.statistics else as_dict(report)
+    out.write(printable(json.dumps(data, indent=2, ensure_ascii=False)))
     out.write("\n")
