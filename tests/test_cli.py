@@ -167,7 +167,7 @@ def test_output_file_statistics_and_quiet(runner: CliRunner, tmp_path: Path) -> 
     result = runner.invoke(main, ["check", str(EXAMPLE), *CORE, "--format", "json", "-o", str(out),
                                   "--statistics"])
     assert result.exit_code == 1 and result.stdout == ""
-    stats = json.loads(out.read_text())
+    stats = json.loads(out.read_text())["statistics"]
     assert {s["code"]: s["count"] for s in stats} == {
         "NAME001": 1, "NAME002": 1, "SPEC002": 1, "SPEC004": 1, "SPEC007": 1, "SPEC011": 1}
     text = runner.invoke(main, ["check", str(EXAMPLE), *CORE, "--statistics", "-q"]).stdout

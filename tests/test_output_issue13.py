@@ -187,8 +187,10 @@ def test_quiet_prints_findings_only_and_qq_nothing(runner: CliRunner, tmp_path: 
 def test_statistics_as_json(runner: CliRunner) -> None:
     result = _check(runner, str(EXAMPLE), "--statistics", "--format", "json")
     assert result.exit_code == 1
-    stats = json.loads(result.stdout)
-    assert isinstance(stats, list)
+    report = json.loads(result.stdout)
+    # The counts are the report's "statistics" field: the v1 report keeps all its fields.
+    assert report["schema"] == "mcplint/report/v1" and len(report["findings"]) == 25
+    stats = report["statistics"]
     assert all(set(s) == {"code", "name", "severity", "count", "fixable"} for s in stats)
     # A rule is counted by severity, as in the table: SAFE003 is a warning on a tool that
     # writes, and only its info finding (a tool that only reads) has a safe fix.

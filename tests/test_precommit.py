@@ -147,7 +147,8 @@ def test_server_repository_fails_only_on_the_bad_manifest(
     out = result.stdout
     assert result.returncode == 1, out + result.stderr
     assert "Failed" in out
-    assert 'packages/mcp/admin-tools.jsonc:4:5: SPEC004 Tool "close_ticket" has no description' in out
+    assert ('packages/mcp/admin-tools.jsonc:4:5: SPEC004 Tool "close_ticket" has no '
+            "description") in out
     assert "in 2 files (2 tools). Skipped 2 JSON files that are not tool manifests." in out
     assert "mcplint: note: packages/mcp/settings.json: skipped: it holds no tool manifest" in out
     for never in ("package.json", "package-lock.json", "tsconfig", "input error"):

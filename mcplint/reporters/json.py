@@ -50,7 +50,7 @@ def _source(source: SourceLocation) -> dict[str, Any]:
             "end_line": source.end_line, "end_column": source.end_column}
 
 
-def as_dict(report: Report) -> dict[str, Any]:
+def as_dict(report: Report, with_statistics: bool = False) -> dict[str, Any]:
     data: dict[str, Any] = {
         "schema": SCHEMA,
         "version": __version__,
@@ -76,6 +76,8 @@ def as_dict(report: Report) -> dict[str, Any]:
         ],
         "findings": [_finding(f) for f in report.findings],
     }
+    if with_statistics:
+        data["statistics"] = statistics(report)
     return data
 
 
@@ -88,6 +90,8 @@ def statistics(report: Report) -> list[dict[str, Any]]:
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    data = statistics(report) if options.statistics else as_dict(report)
+    # The counts join the report as its "statistics" field (schema v1 keeps its fields), so a
+    # program reading the report reads the counts the same way.
+    data = as_dict(report, options.statistics)
     out.write(printable(json.dumps(data, indent=2, ensure_ascii=False)))
     out.write("\n")
