@@ -86,6 +86,8 @@ class Case:
     repeat: int
     target: Target | None = None
     ok_codes: tuple[int, ...] = (0, 1)
+    # Other linters on the same input, run beside mcplint when installed: (label, command).
+    peers: tuple[tuple[str, list[str]], ...] = ()
 
 
 @dataclass
@@ -123,7 +125,7 @@ class Row:
         if self.error:
             return "error"
         if target is None or self.launcher != "python -m":
-            return ""
+            return ""  # peers and the console script are compared, not judged
         misses = []
         if self.timing.median > target.seconds:
             misses.append(f"> {target.seconds:g} s")
@@ -172,6 +174,7 @@ def write_config(folder: Path, servers: dict[str, str]) -> Path:
 def build_cases(work: Path, sizes: tuple[int, ...], repeat: int, big_repeat: int | None,
                 servers: bool) -> list[Case]:
     lint = ["check", "--fail-on", "never", "-q"]
+    schema_peer = _schema_peer(work)
     cases = [Case("version", "`mcplint --version`: interpreter start and CLI import", ["--version"],
                   [], repeat, Target(0.12))]
     for path in generate(work / "manifests", sizes, DEFAULT_SEED):
@@ -179,7 +182,9 @@ def build_cases(work: Path, sizes: tuple[int, ...], repeat: int, big_repeat: int
         target = {500: Target(0.25, ratio=4.0), 10000: Target(3.0, mb=300.0)}.get(size)
         runs = big_repeat if size >= 10000 and big_repeat is not None else repeat
         cases.append(Case(f"tools-{size}", f"one generated manifest of {size:,} tools",
-                          [*lint, str(path)], [str(path)], runs, target))
+                          [*lint, str(path)], [str(path)], runs, target,
+                          peers=tuple((label, [*command, str(path)])
+                                      for label, command in schema_peer)))
     corpus_files = sorted(str(p) for p in CORPUS.glob("*.json"))
     if corpus_files:
         cases.append(Case("corpus", f"the shared corpus, {len(corpus_files)} files in one run",
@@ -188,21 +193,49 @@ def build_cases(work: Path, sizes: tuple[int, ...], repeat: int, big_repeat: int
         for name, script in CONFIG_SERVERS.items():
             config = write_config(work / "configs" / name, {name: script})
             cases.append(Case(f"server-{name}", f"a config of the one stdio server {script}",
-                              [*lint, "--allow-exec", str(config)], [str(config)], repeat))
+                              [*lint, "--allow-exec", str(config)], [str(config)], repeat,
+                              peers=_live_peers(script) if name == "notes" else ()))
         config = write_config(work / "configs" / "all", CONFIG_SERVERS)
         cases.append(Case("config-5", "a client config of 5 stdio fixture servers, read at once",
                           [*lint, "--allow-exec", str(config)], [str(config)], repeat))
     return cases
 
 
+def _schema_peer(work: Path) -> list[tuple[str, list[str]]]:
+    """check-jsonschema with MCP's ListToolsResult schema: a cheap linter from the package
+    index that only validates the shape, run on the same generated files."""
+    tool = shutil.which("check-jsonschema") or str(Path(sys.executable).parent / "check-jsonschema")
+    schema = ROOT.parent / "shared" / "schemas" / "mcp-schema-2025-11-25.json"
+    if not os.access(tool, os.X_OK) or not schema.is_file():
+        return []
+    mcp = json.loads(schema.read_text(encoding="utf-8"))
+    wrapper = work / "list-tools-result.schema.json"
+    wrapper.parent.mkdir(parents=True, exist_ok=True)
+    wrapper.write_text(json.dumps({"$schema": mcp["$schema"], "$ref": "#/$defs/ListToolsResult",
+                                   "$defs": mcp["$defs"]}), encoding="utf-8")
+    return [("check-jsonschema", [tool, "--schemafile", str(wrapper)])]
+
+
+def _live_peers(script: str) -> tuple[tuple[str, list[str]], ...]:
+    """mcp-lint (PyPI), which lints a live server only, on the harmless notes fixture: it
+    calls every tool with empty arguments, which mcplint never does, so not on the others."""
+    tool = shutil.which("mcp-lint")
+    if tool is None:
+        return ()
+    return (("mcp-lint", [tool, "lint", f"{sys.executable} {SERVERS / script}"]),)
+
+
 def run_cases(cases: list[Case], progress: Callable[[str], None], timeout: float) -> list[Row]:
     rows = []
     for case in cases:
         floor = measure([sys.executable, "-c", FLOOR, *case.floor_files], case.repeat, timeout)
-        for label, command in launchers():
+        runs = [(label, [*command, *case.args], case.ok_codes) for label, command in launchers()]
+        # A peer's exit code is its verdict on the input, not a failure of the benchmark.
+        runs += [(label, command, ()) for label, command in case.peers]
+        for label, command, ok_codes in runs:
             progress(f"{case.name} ({label}) x{case.repeat}")
-            timing = measure([*command, *case.args], case.repeat, timeout)
-            bad = sorted({c for c in timing.codes if c not in case.ok_codes})
+            timing = measure(command, case.repeat, timeout)
+            bad = sorted({c for c in timing.codes if ok_codes and c not in ok_codes})
             error = f"exit code {bad}" if bad else ""
             if timing.timed_out:
                 error = f"timed out after {timeout:g} s"
