@@ -47,7 +47,7 @@ def measure(path: Path, repeat: int) -> tuple[float, dict[str, float], float, in
         manifest = loaded.manifest
         assert manifest is not None, loaded.errors
         tools = len(manifest.tools)
-        linter = Linter(Config(path=None, root=ROOT), Selection())
+        linter = Linter(Config(path=None, root=ROOT), Selection(select=("ALL",)))
         spent: dict[str, float] = defaultdict(float)
         findings = linter._findings
 

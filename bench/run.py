@@ -173,7 +173,8 @@ def write_config(folder: Path, servers: dict[str, str]) -> Path:
 
 def build_cases(work: Path, sizes: tuple[int, ...], repeat: int, big_repeat: int | None,
                 servers: bool) -> list[Case]:
-    lint = ["check", "--fail-on", "never", "-q"]
+    # Every rule on, the off-by-default ones too: the targets are for the whole engine.
+    lint = ["check", "--fail-on", "never", "-q", "--select", "ALL"]
     schema_peer = _schema_peer(work)
     cases = [Case("version", "`mcplint --version`: interpreter start and CLI import", ["--version"],
                   [], repeat, Target(0.12))]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from mcplint.engine.linter import Selection
 from mcplint.run import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +66,7 @@ def test_generated_manifests_load_without_input_errors(tmp_path: Path) -> None:
 @needs_corpus
 def test_generator_plants_pairs_for_the_pairwise_rules(tmp_path: Path) -> None:
     assert generate(tmp_path, "--sizes", "300").returncode == 0
-    report = run([str(tmp_path / "tools-300.json")])
+    report = run([str(tmp_path / "tools-300.json")], Selection(select=("ALL",)))
     codes = {finding.code for finding in report.findings}
     assert {"NAME001", "DESC004"} <= codes
 
