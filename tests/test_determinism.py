@@ -58,3 +58,23 @@ def test_the_corpus_twice_gives_the_same_bytes(tmp_path: Path) -> None:
         assert first[fmt] == second[fmt], f"{fmt} differs between two runs"
     stamp = datetime.fromtimestamp(EPOCH, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     assert f"<time>{stamp}</time>".encode() in first["html"]
+
+
+def test_suggested_siblings_do_not_follow_the_hash_seed(tmp_path: Path) -> None:
+    # DESC003 names the closest siblings by a float score summed over a tool's name words; in
+    # a set's order that sum broke a tie one way under PYTHONHASHSEED=0 and the other under 15
+    # for a tool of the seeded 2,000-tool gateway (docs171.advsec_get_alert_details).
+    generated = subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"),
+                                str(tmp_path), "--sizes", "2000"], cwd=ROOT, check=True,
+                               capture_output=True, text=True, timeout=300)
+    assert generated.returncode == 0
+    manifest = tmp_path / "tools-2000.json"
+    outputs = []
+    for seed in (0, 15):
+        environment = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        outputs.append(subprocess.run(
+            [sys.executable, "-m", "mcplint", "check", "--select", "DESC003", "--fail-on",
+             "never", "--format", "json", str(manifest)],
+            cwd=ROOT, env=environment, check=True, capture_output=True, timeout=300).stdout)
+    assert b"docs171.advsec_get_alert_details" in outputs[0]
+    assert outputs[0] == outputs[1]

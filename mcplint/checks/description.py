@@ -326,7 +326,9 @@ def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> list[str]:
     index: dict[str, list[Tool]] = ctx.memo("description.stems", _stem_index)
     shared: dict[int, float] = {}
     names: dict[int, str] = {}
-    for word in {stem(t) for t in tool.name_tokens}:
+    # In a fixed order: the shares are floats, and a sum taken in a set's order (which follows
+    # the string hash seed) could break a tie one way in one run and the other in the next.
+    for word in sorted({stem(t) for t in tool.name_tokens}):
         holders = index.get(word, ())
         for other in holders[:_STEM_FANOUT]:
             if other is not tool:

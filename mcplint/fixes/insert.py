@@ -27,7 +27,6 @@ _TOKEN = re.compile(
     r'|[^\s{}\[\]:,"/]+',
     re.S,
 )
-_NEWLINE = re.compile(r"\n")
 _INDENTED_LINE = re.compile(r"^([ \t]+)\S", re.M)
 _KEY_SEPARATOR = re.compile(r'"\s*:( ?)')
 _DEFAULT_UNIT = "  "
@@ -174,16 +173,17 @@ def _scan_object(text: str, open_at: int) -> _Object | None:
     return None
 
 
-_LAYOUTS: dict[int, tuple[Document, list[int], _Style]] = {}
+_LAYOUTS: dict[int, tuple[Document, Sequence[int], _Style]] = {}
 
 
-def _layout(document: Document) -> tuple[list[int], _Style]:
+def _layout(document: Document) -> tuple[Sequence[int], _Style]:
     cached = _LAYOUTS.get(id(document))
     if cached is None or cached[0] is not document:
         if len(_LAYOUTS) > 64:
             _LAYOUTS.clear()
-        line_starts = [0, *(m.end() for m in _NEWLINE.finditer(document.text))]
-        cached = _LAYOUTS[id(document)] = (document, line_starts, _file_style(document))
+        # The document's own index of line starts: a second list of a million ints for a
+        # gateway-size file would cost tens of megabytes.
+        cached = _LAYOUTS[id(document)] = (document, document.line_starts, _file_style(document))
     return cached[1], cached[2]
 
 
@@ -225,7 +225,7 @@ def _indent_of_line(text: str, offset: int) -> str:
     return line[:len(line) - len(line.lstrip(" \t"))]
 
 
-def _insertions(text: str, line_starts: list[int], obj: _Object,
+def _insertions(text: str, line_starts: Sequence[int], obj: _Object,
                 members: Sequence[tuple[str, Any]], style: _Style
                 ) -> list[tuple[int, int, str]]:
     """The (start, end, text) changes that add ``members`` to ``obj``."""
@@ -270,7 +270,7 @@ def _insertions(text: str, line_starts: list[int], obj: _Object,
     return [(obj.last_end, obj.last_end, f",\n{lines}")]
 
 
-def _line_of(line_starts: list[int], offset: int) -> int:
+def _line_of(line_starts: Sequence[int], offset: int) -> int:
     return bisect.bisect_right(line_starts, offset)
 
 
@@ -307,7 +307,7 @@ def _expanded(value: Any, indent: str, style: _Style, key_separator: str) -> str
     return _compact(value, ", ", key_separator)
 
 
-def _text_edit(line_starts: list[int], start: int, end: int, text: str) -> TextEdit:
+def _text_edit(line_starts: Sequence[int], start: int, end: int, text: str) -> TextEdit:
     start_line = _line_of(line_starts, start)
     end_line = _line_of(line_starts, end)
     return TextEdit(start_line, start - line_starts[start_line - 1] + 1,
