@@ -63,15 +63,12 @@ def _sentences(text: str) -> tuple[str, ...]:
 
 
 class Patterns(tuple[re.Pattern[str], ...]):
-    """An option's compiled patterns, plus ``any``: one alternation of them all, or None.
+    """An option's compiled patterns, plus ``prefilter``: which of them could match a text.
 
-    Most texts match none of a rule's patterns; one search with the alternation says so at
-    once, where trying each pattern in turn cost most of the text rules' time.  The alternation
-    finds a match exactly when one of the patterns does.
+    Most texts match none of a rule's patterns; the prefilter (see ``_prefilter``) finds the
+    words each pattern requires in one pass, so only the patterns that could match are searched.
     """
 
-    any: re.Pattern[str] | None = None
-    # Which patterns could match a text, from the words they require (see _prefilter).
     prefilter: LiteralIndex | None = None
 
 
@@ -92,17 +89,7 @@ def _compile(option: str, patterns: tuple[str, ...]) -> Patterns:
                              ) from exc
     result = Patterns(compiled)
     result.prefilter = LiteralIndex([required(p) for p in compiled])
-    # Numbered back-references would point at other groups once the patterns are joined, and
-    # inline global flags are only allowed at the start; those sets are tried one by one.
-    if compiled and not any(_UNJOINABLE.search(p) for p in patterns):
-        try:
-            result.any = re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-        except re.error:
-            result.any = None
     return result
-
-
-_UNJOINABLE = re.compile(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]+\)")
 
 
 def first_match(patterns: Sequence[re.Pattern[str]], text: str) -> re.Match[str] | None:
