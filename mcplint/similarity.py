@@ -94,6 +94,9 @@ class Entry:
     server: str | None  # the server of a server set, else None
     text: str  # every indexed text of the tool, joined by newlines (what a regex search reads)
     own_description: str  # the description without the server's boilerplate
+    pointer: str = ""  # of the tool's name (of the tool when it has none)
+    line: int = 0
+    column: int = 0
 
 
 def tool_texts(tool: Tool, own_description: str) -> list[str]:
@@ -115,7 +118,10 @@ def entries(manifest: Manifest) -> list[Entry]:
         server = part.server_name or part.file.rpartition("#")[2] if manifest.parts else None
         for tool in part.tools:
             own = boilerplate.own_text(tool).strip()
-            found.append(Entry(tool, tool.label, server, "\n".join(tool_texts(tool, own)), own))
+            pointer = tool.child("name") if "name" in tool.raw else tool.pointer
+            where = part.position(pointer)
+            found.append(Entry(tool, tool.label, server, "\n".join(tool_texts(tool, own)), own,
+                               pointer, where.line, where.column))
     return found
 
 

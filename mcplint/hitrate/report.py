@@ -125,8 +125,8 @@ def _text_confusion(report: HitRateReport, confusion: Confusion, out: TextIO) ->
 
 def _tool(report: HitRateReport, i: int) -> dict[str, Any]:
     entry: Entry = report.index.entries[i]
-    return {"tool": entry.name, "server": entry.server, "pointer": entry.tool.pointer,
-            "line": entry.tool.position.line}
+    return {"tool": entry.name, "server": entry.server, "pointer": entry.pointer,
+            "line": entry.line, "column": entry.column}
 
 
 def _outcome(report: HitRateReport, outcome: Outcome) -> dict[str, Any]:
@@ -256,8 +256,8 @@ def _location(report: HitRateReport, i: int, root: Path) -> dict[str, Any]:
     entry = report.index.entries[i]
     location: dict[str, Any] = {
         "physicalLocation": {"artifactLocation": {"uri": uri(report.target, root)},
-                             "region": {"startLine": max(entry.tool.position.line, 1),
-                                        "startColumn": max(entry.tool.position.column, 1)}},
+                             "region": {"startLine": max(entry.line, 1),
+                                        "startColumn": max(entry.column, 1)}},
         "logicalLocations": [{"fullyQualifiedName": report.label(i), "kind": "function"}],
     }
     return location
