@@ -21,11 +21,12 @@ same way on every run.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -141,6 +142,7 @@ class SimilarityIndex:
     # Word-prefix search: each document's surface words, and the sorted vocabulary.
     _words: dict[str, dict[int, int]] = field(default_factory=dict)
     _vocabulary: list[str] = field(default_factory=list)
+    _prefixes: dict[str, dict[int, int]] = field(default_factory=dict)  # a memo
 
     @classmethod
     def from_manifest(cls, manifest: Manifest) -> SimilarityIndex:
@@ -207,7 +209,7 @@ class SimilarityIndex:
         for term in dict.fromkeys(terms(query)):
             for i, weight in self._bm25.get(term, {}).items():
                 scores[i] = scores.get(i, 0.0) + weight
-        return _settled(scores)
+        return scores
 
     def tfidf(self, query: str) -> dict[int, float]:
         """Document → cosine of the query's and the document's TF-IDF vectors."""
@@ -220,12 +222,16 @@ class SimilarityIndex:
         for term, weight in vector.items():
             for i, share in self._tfidf.get(term, {}).items():
                 scores[i] = scores.get(i, 0.0) + weight / norm * share
-        return _settled(scores)
+        return scores
 
     def prefix_matches(self, word: str) -> dict[int, int]:
         """Document → how many of its words start with ``word``: what the case-insensitive
         regular expression ``\\bword`` finds in the document's text, identifiers split."""
+        known = self._prefixes.get(word)
+        if known is not None:
+            return known
         found: dict[int, int] = {}
+        self._prefixes[word] = found
         start = bisect_left(self._vocabulary, word)
         for candidate in self._vocabulary[start:]:
             if not candidate.startswith(word):
@@ -282,20 +288,30 @@ class SimilarityIndex:
         return sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
 
 
-def _settled(scores: dict[int, float]) -> dict[int, float]:
-    # Sums of the same weights in another order differ in the last bits; rounding makes equal
-    # scores equal, so ties are ties on every platform.
-    return {i: round(s, 9) for i, s in scores.items()}
+# Sums of the same weights in another order differ in the last bits: scores this close are
+# equal, so ties are ties on every platform.
+_TIE = 1e-9
 
 
-def ranked(scores: Mapping[int, float], limit: int | None = None,
-           last: Iterable[int] = ()) -> list[int]:
-    """Documents by score, highest first; among equal scores the ``last`` ones come after the
-    others, then manifest order.  Only documents that score above 0 are ranked."""
-    behind = set(last)
-    order = sorted((i for i, s in scores.items() if s > 0),
-                   key=lambda i: (-scores[i], i in behind, i))
-    return order if limit is None else order[:limit]
+def _floor(score: float) -> float:
+    return score - _TIE * max(1.0, abs(score))
+
+
+def at_least(score: float, other: float) -> bool:
+    """Whether ``score`` is as high as ``other`` (equal within rounding)."""
+    return score >= _floor(other)
+
+
+def top(scores: Mapping[int, float], limit: int, last: int | None = None) -> list[int]:
+    """The ``limit`` best documents, highest score first; among equal scores ``last`` comes
+    after the others, then manifest order.  Only documents that score above 0 are ranked."""
+    if not scores:
+        return []
+    values = heapq.nlargest(limit, scores.values())
+    floor = _floor(values[-1])
+    found = [i for i, s in scores.items() if s >= floor and s > 0]
+    found.sort(key=lambda i: (-round(scores[i], 9), i == last, i))
+    return found[:limit]
 
 
 def rank_of(scores: Mapping[int, float], i: int) -> int | None:
@@ -304,4 +320,5 @@ def rank_of(scores: Mapping[int, float], i: int) -> int | None:
     own = scores.get(i, 0.0)
     if own <= 0:
         return None
-    return 1 + sum(1 for j, s in scores.items() if j != i and s >= own)
+    floor = _floor(own)
+    return sum(1 for s in scores.values() if s >= floor)

@@ -317,3 +317,27 @@ def test_output_is_deterministic() -> None:
     first = _run(OVERLAP, "--intents", INTENTS, "--format", "json")[1]
     second = _run(OVERLAP, "--intents", INTENTS, "--format", "json")[1]
     assert first == second
+
+
+@pytest.mark.parametrize("data", [
+    [{"request": "find notes", "tool": "find_notes"}],
+    [{"request": "find notes", "tool": "find_notes", "not": ["a", "b"], "server": "s"}],
+    [{"request": "find notes", "tool": "find_notes", "not": ["a", "a"]}],
+    [{"request": "find notes", "tool": "find_notes", "not": [""]}],
+    [{"request": "find notes", "tool": "find_notes", "not": "a"}],
+    [{"request": "find notes", "tool": "find_notes", "server": ""}],
+    [{"request": "!!", "tool": "find_notes"}],
+    [{"request": "find notes", "tool": ""}],
+    [{"request": "find notes"}],
+    [{"request": "find notes", "tool": "x", "extra": 1}],
+    [["find notes", "x"]],
+    [],
+    {"intents": []},
+])
+def test_the_direct_shape_check_agrees_with_the_schema(data: Any) -> None:
+    from jsonschema import Draft202012Validator
+
+    from mcplint.hitrate.intents import well_formed
+
+    validator = Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/intents"})
+    assert well_formed(data) == validator.is_valid(data)

@@ -10,13 +10,12 @@ first sentence and with its name's words, and expects the tool itself.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mcplint.checks._text import sentences
 from mcplint.hitrate.intents import Resolved
-from mcplint.similarity import SimilarityIndex, rank_of, terms
+from mcplint.similarity import SimilarityIndex, at_least, rank_of, terms, top
 
 
 def scorer(index: SimilarityIndex, name: str) -> Callable[[str], dict[int, float]]:
@@ -109,11 +108,6 @@ def self_queries(index: SimilarityIndex) -> list[Query]:
     return queries
 
 
-def _top(scores: dict[int, float], k: int, expected: int) -> tuple[int, ...]:
-    return tuple(heapq.nsmallest(k, (i for i, s in scores.items() if s > 0),
-                                 key=lambda i: (-scores[i], i == expected, i)))
-
-
 def evaluate(index: SimilarityIndex, queries: Sequence[Query], retriever: str,
              top_k: int, covered: bool = True) -> Result:
     """Rank every query's tools with one retriever and gather the figures.
@@ -129,10 +123,10 @@ def evaluate(index: SimilarityIndex, queries: Sequence[Query], retriever: str,
         rank = rank_of(scores, query.expected)
         own = scores.get(query.expected, 0.0)
         violations = tuple(j for j in query.not_ if scores.get(j, 0.0) > 0
-                           and scores.get(j, 0.0) >= own)
-        top = _top(scores, top_k, query.expected)
-        seen.update(top)
-        outcomes.append(Outcome(query, rank, top, violations))
+                           and at_least(scores[j], own))
+        best = tuple(top(scores, top_k, query.expected))
+        seen.update(best)
+        outcomes.append(Outcome(query, rank, best, violations))
     confusions: dict[tuple[int, int], Confusion] = {}
     unmatched = []
     for outcome in outcomes:

@@ -138,7 +138,34 @@ def read_intents(path: str) -> tuple[list[Intent], _Places]:
     return intents, places
 
 
+_KEYS = frozenset({"request", "tool", "not", "server"})
+_HAS_WORD = re.compile(r"[A-Za-z0-9]")
+
+
+def _name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def well_formed(data: Any) -> bool:
+    """Whether the intents meet the schema, checked directly: the schema validator is slow
+    on thousands of intents, and it only has to run to say what is wrong."""
+    if not isinstance(data, list) or not data:
+        return False
+    for item in data:
+        if not isinstance(item, dict) or not item.keys() <= _KEYS:
+            return False
+        request, excluded = item.get("request"), item.get("not", [])
+        if not (isinstance(request, str) and _HAS_WORD.search(request)
+                and _name(item.get("tool")) and ("server" not in item or _name(item["server"]))
+                and isinstance(excluded, list) and all(_name(n) for n in excluded)
+                and len(set(excluded)) == len(excluded)):
+            return False
+    return True
+
+
 def _validate(data: Any, base: str, places: _Places) -> None:
+    if well_formed(data):
+        return
     from jsonschema import Draft202012Validator
 
     full = schema()
