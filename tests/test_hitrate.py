@@ -341,3 +341,42 @@ def test_the_direct_shape_check_agrees_with_the_schema(data: Any) -> None:
 
     validator = Draft202012Validator({"$defs": schema()["$defs"], "$ref": "#/$defs/intents"})
     assert well_formed(data) == validator.is_valid(data)
+
+
+def test_server_set_names_tools_by_server(tmp_path: Path) -> None:
+    target = str(FIXTURES / "server-set.json")
+    intents = tmp_path / "intents.json"
+    intents.write_text(json.dumps([
+        {"request": "look up pages on the web about sourdough", "tool": "search",
+         "server": "web"},
+        {"request": "jot down a note titled bread", "tool": "create_note"},
+    ]))
+    code, report = _json(target, "--intents", str(intents))
+    assert code == 0
+    bm25 = _retriever(report)
+    assert [o["tool"] for o in bm25["outcomes"]] == ["web/search", "notes/create_note"]
+    assert bm25["top1"] == 1.0
+    assert bm25["uncovered"] == ["notes/search"]
+    ambiguous = tmp_path / "ambiguous.json"
+    ambiguous.write_text('[{"request": "find sourdough", "tool": "search"}]')
+    code, _, err = _run(target, "--intents", str(ambiguous))
+    assert code == 2
+    assert err == (f"mcplint: {ambiguous}:1:32: several servers have a tool 'search' "
+                   '(notes, web); say which with "server" (at /0/tool)\n')
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text('[{"request": "find sourdough", "tool": "search", "server": "mail"}]')
+    code, _, err = _run(target, "--intents", str(wrong))
+    assert code == 2 and "no server 'mail' (servers: notes, web)" in err
+
+
+def test_static_hitrate_imports_no_mcp_sdk() -> None:
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom mcplint.cli import main\ntry:\n"
+              f"    main(['hitrate', {OVERLAP!r}, '--intents', {INTENTS!r}], "
+              "standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+              "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith('mcp.')))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
