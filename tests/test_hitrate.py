@@ -380,3 +380,30 @@ def test_static_hitrate_imports_no_mcp_sdk() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           cwd=ROOT, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_duplicate_tool_names_cannot_be_targets(tmp_path: Path) -> None:
+    manifest = tmp_path / "dup.json"
+    tool = {"name": "search", "description": "Search.", "inputSchema": {"type": "object"}}
+    manifest.write_text(json.dumps({"tools": [tool, tool]}))
+    intents = tmp_path / "intents.json"
+    intents.write_text('[{"request": "find it", "tool": "search"}]')
+    code, _, err = _run(str(manifest), "--intents", str(intents))
+    assert code == 2
+    assert "the manifest has 2 tools named 'search', so no request can single one out" in err
+
+
+def test_similarity_index_shares_what_desc004_needs() -> None:
+    """The index a rule can hold with ``ctx.memo``: the DESC004 pair is the most similar
+    couple of the overlap fixture, and the words they share are the ones that confuse."""
+    manifest = load(Source(OVERLAP)).manifest
+    assert manifest is not None
+    index = SimilarityIndex.from_manifest(manifest)
+    names = [e.name for e in index.entries]
+    search, find = names.index("search_notes"), names.index("find_notes")
+    assert index.neighbours(search, 1)[0][0] == find
+    pairs = sorted(((index.cosine(i, j), names[i], names[j]) for i in range(len(names))
+                    for j in range(i + 1, len(names))), reverse=True)
+    assert pairs[0][1:] == ("search_notes", "find_notes")
+    assert index.cosine(search, find) == pytest.approx(index.cosine(find, search))
+    assert "notes" in index.shared_terms(search, find)

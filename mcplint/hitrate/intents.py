@@ -215,6 +215,11 @@ def resolve(intents: Sequence[Intent], places: _Places,
             candidates = [i for i in candidates if names[i][1] == server]
         if len(candidates) == 1:
             return candidates[0]
+        if candidates and len({names[i][1] for i in candidates}) < len(candidates):
+            problems.append(f"{places(pointer)}: the manifest has {len(candidates)} tools "
+                            f"named {name!r}, so no request can single one out; give each "
+                            f"tool its own name{_where(pointer)}")
+            return None
         if candidates:
             choices = ", ".join(sorted({str(names[i][1]) for i in candidates}))
             problems.append(f"{places(pointer)}: several servers have a tool {name!r} "

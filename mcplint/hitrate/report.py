@@ -18,6 +18,8 @@ STAND_IN = ("These retrievers are stand-ins: they measure whether the tool surfa
             "lead a search to the right tool, not what a given model picks.")
 # How many requests a confusion quotes in the text and Markdown reports (JSON has them all).
 QUOTED = 3
+# How many confusion pairs the text report shows, most requests first.
+SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -80,8 +82,11 @@ def render_text(report: HitRateReport, out: TextIO) -> None:
     if result.confusions:
         out.write(f"\n{result.retriever} {what} (requests for the first tool that the second "
                   f"ranked first):\n")
-        for confusion in result.confusions:
+        for confusion in result.confusions[:SHOWN]:
             _text_confusion(report, confusion, out)
+        if len(result.confusions) > SHOWN:
+            out.write(f"  … and {len(result.confusions) - SHOWN} more pairs (--format json "
+                      "lists them all)\n")
     if result.violations:
         out.write(f"\n{result.retriever} not-violations (a forbidden tool ranked at or above "
                   f"the right one):\n")
