@@ -407,3 +407,15 @@ def test_similarity_index_shares_what_desc004_needs() -> None:
     assert pairs[0][1:] == ("search_notes", "find_notes")
     assert index.cosine(search, find) == pytest.approx(index.cosine(find, search))
     assert "notes" in index.shared_terms(search, find)
+
+
+def test_html_report_is_escaped_and_self_contained(tmp_path: Path) -> None:
+    intents = tmp_path / "intents.json"
+    intents.write_text(json.dumps([
+        {"request": "<script>alert(1)</script> notes about a tag", "tool": "search_notes"},
+    ]))
+    code, out, _ = _run(OVERLAP, "--intents", str(intents), "--format", "html")
+    assert code == 0
+    assert out.startswith("<!DOCTYPE html>")
+    assert "<script" not in out and "&lt;script&gt;alert(1)&lt;/script&gt;" in out
+    assert "default-src 'none'" in out and "stand-ins" in out

@@ -13,4 +13,4 @@ RETRIEVERS: dict[str, str] = {
 }
 DEFAULT_RETRIEVER = "bm25"
 DEFAULT_TOP_K = 3
-FORMATS = ("text", "json", "markdown", "sarif")
+FORMATS = ("text", "json", "markdown", "sarif", "html")

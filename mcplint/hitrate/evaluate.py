@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 
 from mcplint.checks._text import sentences
 from mcplint.hitrate.intents import Resolved
-from mcplint.similarity import SimilarityIndex, at_least, rank_of, terms, top
+from mcplint.similarity import (
+    STOP_WORDS,
+    SimilarityIndex,
+    at_least,
+    rank_of,
+    surface_words,
+    term,
+    terms,
+    top,
+)
 
 
 def scorer(index: SimilarityIndex, name: str) -> Callable[[str], dict[int, float]]:
@@ -151,13 +160,17 @@ def evaluate(index: SimilarityIndex, queries: Sequence[Query], retriever: str,
 
 
 def _blamed(index: SimilarityIndex, confusion: Confusion) -> list[str]:
-    """The request words that the chosen tool has and the expected one lacks; when there are
-    none, the words both have (then weighting, not vocabulary, decided)."""
+    """The request's words (as it writes them) that the chosen tool has and the expected one
+    lacks; when there are none, the words both have (then weighting, not vocabulary,
+    decided)."""
     chosen, expected = index.counts[confusion.chosen], index.counts[confusion.expected]
     only: dict[str, None] = {}
     both: dict[str, None] = {}
     for outcome in confusion.outcomes:
-        for term in terms(outcome.query.request):
-            if term in chosen:
-                (both if term in expected else only).setdefault(index.surface[term], None)
+        for word in surface_words(outcome.query.request):
+            if word in STOP_WORDS:
+                continue
+            key = term(word)
+            if key in chosen:  # as the request writes it
+                (both if key in expected else only).setdefault(word, None)
     return list(only or both)

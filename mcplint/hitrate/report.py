@@ -1,4 +1,4 @@
-"""Hit-rate reports: text (concise), JSON (``mcplint/hitrate/v1``), Markdown and SARIF."""
+"""Hit-rate reports: text (concise), JSON (``mcplint/hitrate/v1``), Markdown, SARIF, HTML."""
 
 from __future__ import annotations
 
@@ -339,5 +339,80 @@ def render_sarif(report: HitRateReport, out: TextIO) -> None:
     out.write(printable(json.dumps(as_sarif(report), indent=2, ensure_ascii=False)) + "\n")
 
 
+# --- HTML --------------------------------------------------------------------------------------
+
+_STYLE = """body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;
+padding:0 1rem;
+color:#1f2328}table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border:1px solid #d0d7de;
+padding:.3rem .6rem;text-align:left;vertical-align:top}td.n{text-align:right}code{font-size:90%}
+.note{color:#59636e}.fail{color:#b3261e;font-weight:600}.pass{color:#1a7f37;font-weight:600}
+ul{margin:.2rem 0;padding-left:1.2rem}"""
+# No script, nothing fetched: only the inline stylesheet is allowed.
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+
+def _h(text: str) -> str:
+    from html import escape
+
+    from mcplint.reporters.visible import reveal_line
+
+    return escape(reveal_line(text), quote=True)
+
+
+def render_html(report: HitRateReport, out: TextIO) -> None:
+    result = report.gated
+    source = f"intents <code>{_h(report.intents)}</code>" if report.intents else "self-check"
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
+        '<meta name="referrer" content="no-referrer">',
+        f"<title>Tool hit rate: {_h(report.target)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>Tool hit rate: <code>{_h(report.target)}</code></h1>",
+        f"<p>{report.index.size} tools, {result.requests} requests ({source}), "
+        f"top-{report.top_k}.</p>",
+        f"<table><tr><th>retriever</th><th>top-1</th><th>top-{report.top_k}</th><th>MRR</th>"
+        "<th>confusions</th><th>not-violations</th><th>unreachable</th></tr>",
+    ]
+    for r in report.results:
+        name = f"<strong>{r.retriever}</strong>" if r.retriever == report.retriever else (
+            r.retriever)
+        parts.append(f'<tr><td title="{_h(RETRIEVERS[r.retriever])}">{name}</td>'
+                     f'<td class="n">{_percent(r.top1)}</td><td class="n">{_percent(r.topk)}'
+                     f'</td><td class="n">{r.mrr:.3f}</td><td class="n">{len(r.confusions)}'
+                     f'</td><td class="n">{len(r.violations)}</td>'
+                     f'<td class="n">{len(r.unreachable)}</td></tr>')
+    parts.append("</table>")
+    if report.fail_under is not None:
+        verdict = "pass" if report.passed else "fail"
+        parts.append(f'<p class="{verdict}">{"Passed" if report.passed else "Failed"}: '
+                     f"{result.retriever} top-1 {_percent(result.top1)}, required "
+                     f"{_percent(report.fail_under)}.</p>")
+    if result.confusions:
+        parts.append(f"<h2>{result.retriever} confusions</h2><table><tr><th>right tool</th>"
+                     "<th>ranked first</th><th>words</th><th>requests</th></tr>")
+        for c in result.confusions:
+            requests = "".join(f"<li>{_h(o.query.request)}</li>" for o in c.outcomes)
+            parts.append(f"<tr><td><code>{_h(report.label(c.expected))}</code></td>"
+                         f"<td><code>{_h(report.label(c.chosen))}</code></td>"
+                         f"<td>{_h(', '.join(c.words))}</td><td><ul>{requests}</ul></td></tr>")
+        parts.append("</table>")
+    if result.violations:
+        parts.append(f"<h2>{result.retriever} not-violations</h2><ul>")
+        for o in result.violations:
+            banned = ", ".join(report.label(j) for j in o.violations)
+            parts.append(f"<li><code>{_h(banned)}</code> ranked at or above "
+                         f"<code>{_h(report.label(o.query.expected))}</code> for "
+                         f"“{_h(o.query.request)}”</li>")
+        parts.append("</ul>")
+    if report.intents and result.unreachable:
+        names = ", ".join(report.label(i) for i in result.unreachable)
+        parts.append(f"<p>Unreachable (in no request's top {report.top_k}): "
+                     f"<code>{_h(names)}</code></p>")
+    parts.append(f'<p class="note">{_h(STAND_IN)}</p></body></html>')
+    from mcplint.reporters import printable
+
+    out.write(printable("\n".join(parts)) + "\n")
+
+
 RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown,
-             "sarif": render_sarif}
+             "sarif": render_sarif, "html": render_html}
