@@ -419,3 +419,26 @@ def test_html_report_is_escaped_and_self_contained(tmp_path: Path) -> None:
     assert out.startswith("<!DOCTYPE html>")
     assert "<script" not in out and "&lt;script&gt;alert(1)&lt;/script&gt;" in out
     assert "default-src 'none'" in out and "stand-ins" in out
+
+
+SARIF_SCHEMA = ROOT.parent / "shared" / "schemas" / "sarif-schema-2.1.0.json"
+
+
+@pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared (SARIF schema) is absent")
+def test_sarif_validates_against_the_schema(tmp_path: Path) -> None:
+    from jsonschema import Draft4Validator
+
+    intents = tmp_path / "intents.json"
+    intents.write_text(json.dumps([
+        {"request": "make a note titled groceries", "tool": "delete_note",
+         "not": ["create_note"]},
+        {"request": "look for words like invoice inside my notes", "tool": "search_notes"},
+    ]))
+    code, out, _ = _run(OVERLAP, "--intents", str(intents), "--format", "sarif",
+                        "--top-k", "1")
+    assert code == 0
+    data = json.loads(out)
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    assert sorted(Draft4Validator(schema).iter_errors(data), key=str) == []
+    assert {r["ruleId"] for r in data["runs"][0]["results"]} == {"HITRATE001", "HITRATE002",
+                                                                 "HITRATE003"}
