@@ -18,6 +18,7 @@ import click
 
 from mcplint import __version__
 from mcplint.findings import FAIL_ON, Severity
+from mcplint.hitrate.cli import hitrate
 from mcplint.live.commands import dump
 from mcplint.live.options import live_options
 from mcplint.reporters import FORMATS, TERMINAL_FORMATS
@@ -120,6 +121,7 @@ def main() -> None:
 
 
 main.add_command(dump)
+main.add_command(hitrate)
 
 
 _MIN_SEVERITY = ("info", "warning", "error")
