@@ -58,8 +58,8 @@ def main() -> int:
         manifest.write_text(json.dumps(data))
         file = out / "intents.json"
         file.write_text(json.dumps(intents(manifest, args.intents, args.seed)))
-        command = [sys.executable, "-c", "from mcplint.cli import main; main()", "hitrate", str(manifest),
-                   "--intents", str(file), "--format", "json"]
+        command = [sys.executable, "-c", "from mcplint.cli import main; main()", "hitrate",
+                   str(manifest), "--intents", str(file), "--format", "json"]
         times = []
         report = {}
         for _ in range(args.repeat):
