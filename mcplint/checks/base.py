@@ -51,6 +51,11 @@ class Context:
     tokens: TokenCounter
     # The spec revision chosen by --target-spec or the config; None: the snapshot's own.
     chosen_spec: str | None = None
+    # The client profiles chosen by --client or the config's clients (mcplint.profiles), and
+    # the server and plugin names a client builds tool names from; empty: no client rules.
+    clients: tuple[str, ...] = ()
+    server_key: str | None = None
+    plugin: str | None = None
     _tool_tokens: dict[int, int] = field(default_factory=dict)
     _memo: dict[str, Any] = field(default_factory=dict)
 
