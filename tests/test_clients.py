@@ -73,8 +73,8 @@ def test_client_option_reports_the_prefixed_name(runner: CliRunner, tmp_path: Pa
     [finding] = found
     assert finding["code"] == "CLNT001" and finding["tool"] == LONG
     assert finding["pointer"] == "/tools/1/name" and finding["line"] == 14  # its "name" line
-    assert f"`mcp__billing__{LONG}` (66 characters; the model API allows 64)" in \
-        finding["message"]
+    assert f"`mcp__billing__{LONG}` (66 characters; the model API allows 64; the server is " \
+        "named by its serverInfo.name" in finding["message"]
     # --server-name is what the user's config calls the server; a short one fits.
     code, found, _ = _check(runner, "tools.json", "--select", "CLNT", "--client", "claude-code",
                             "--server-name", "bill")
@@ -85,7 +85,7 @@ def test_plugin_form(runner: CliRunner, tmp_path: Path) -> None:
     (tmp_path / "tools.json").write_text(
         _tools("reconcile_outstanding_invoices_for_customer", server="billing"))
     _, found, _ = _check(runner, "tools.json", "--select", "CLNT001", "--client", "claude-code",
-                         "--plugin", "acme")
+                         "--plugin", "acme", "--server-name", "billing")
     [finding] = found
     assert finding["message"].startswith(
         "As plugin `acme` in Claude Code this tool is exposed as "

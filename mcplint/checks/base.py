@@ -56,6 +56,8 @@ class Context:
     clients: tuple[str, ...] = ()
     server_key: str | None = None
     plugin: str | None = None
+    # The server_key is the snapshot's serverInfo.name: no config or option named the server.
+    server_key_guessed: bool = False
     _tool_tokens: dict[int, int] = field(default_factory=dict)
     _memo: dict[str, Any] = field(default_factory=dict)
 

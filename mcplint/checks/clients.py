@@ -79,8 +79,12 @@ def client_name_length(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> 
                       f"whatever the server is called ({what} allows {limit})")
         else:
             verb = "exposed" if template else "sent"
+            note = ""
+            if template and ctx.server_key_guessed:
+                note = ("; the server is named by its serverInfo.name, and --server-name "
+                        "sets the name your client config gives it")
             breaks = (f"{who} this tool is {verb} as `{exposed}` ({length} characters; "
-                      f"{what} allows {limit})")
+                      f"{what} allows {limit}{note})")
         room = limit - (length - len(tool.name))
         yield Hit(tool.child("name"), {"breaks": breaks, "room": max(room, 1),
                                        "clients": _titles(group)}, tool)

@@ -204,8 +204,8 @@ class Linter:
         findings.sort(key=lambda f: f.sort_key)
         return Linted(tuple(findings), sum(tool_tokens), tool_tokens)
 
-    def _client_facts(self, manifest: Manifest) -> tuple[tuple[str, ...], str | None,
-                                                          str | None]:
+    def _client_facts(self, manifest: Manifest
+                      ) -> tuple[tuple[str, ...], str | None, str | None, bool]:
         """The clients a manifest is checked for (the chosen ones, and the one whose config
         it was read from) and the server name those clients build tool names with."""
         from mcplint.profiles import CONFIG_CLIENTS
@@ -214,9 +214,9 @@ class Linter:
         implied = CONFIG_CLIENTS.get(manifest.config_kind or "")
         if implied and implied not in clients:
             clients = (*clients, implied)
-        server = (manifest.config_server or self.selection.server_name
-                  or self.config.server_name or manifest.server_name)
-        return clients, server, self.plugin
+        named = (manifest.config_server or self.selection.server_name
+                 or self.config.server_name)
+        return clients, named or manifest.server_name, self.plugin, named is None
 
     def _lint_set(self, manifest: Manifest) -> Linted:
         parts = [self.lint(part) for part in manifest.parts]
