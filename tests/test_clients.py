@@ -73,8 +73,9 @@ def test_client_option_reports_the_prefixed_name(runner: CliRunner, tmp_path: Pa
     [finding] = found
     assert finding["code"] == "CLNT001" and finding["tool"] == LONG
     assert finding["pointer"] == "/tools/1/name" and finding["line"] == 14  # its "name" line
-    assert f"`mcp__billing__{LONG}` (66 characters; the model API allows 64; the server is " \
-        "named by its serverInfo.name" in finding["message"]
+    assert finding["message"].startswith(
+        f"In Claude Code this tool is exposed as `mcp__billing__{LONG}`, 66 characters where "
+        "the model API allows 64. The server is named by its serverInfo.name here")
     # --server-name is what the user's config calls the server; a short one fits.
     code, found, _ = _check(runner, "tools.json", "--select", "CLNT", "--client", "claude-code",
                             "--server-name", "bill")
@@ -89,8 +90,8 @@ def test_plugin_form(runner: CliRunner, tmp_path: Path) -> None:
     [finding] = found
     assert finding["message"].startswith(
         "As plugin `acme` in Claude Code this tool is exposed as "
-        "`mcp__plugin_acme_billing__reconcile_outstanding_invoices_for_customer` "
-        "(69 characters; the model API allows 64)")
+        "`mcp__plugin_acme_billing__reconcile_outstanding_invoices_for_customer`, "
+        "69 characters where the model API allows 64. The API rejects the whole request")
 
 
 def test_clients_repeat_and_group(runner: CliRunner, tmp_path: Path) -> None:
@@ -144,7 +145,8 @@ def test_client_config_is_checked_for_its_own_client(runner: CliRunner, tmp_path
     assert finding["file"] == ".mcp.json#billing-service"
     assert finding["tool"] == LONG and finding["pointer"].endswith("/name")
     assert finding["line"] > 1
-    assert f"`mcp__billing-service__{LONG}` (74 characters" in finding["message"]
+    assert f"`mcp__billing-service__{LONG}`, 74 characters where" in finding["message"]
+    assert "serverInfo" not in finding["message"]  # the config named the server
 
 
 def test_client_config_kinds_map_to_profiles() -> None:

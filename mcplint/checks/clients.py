@@ -76,15 +76,14 @@ def client_name_length(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> 
             assert template is not None
             shape = template.format(server="<server>", tool=tool.name, plugin=ctx.plugin)
             breaks = (f"{who} this tool is exposed as `{shape}`, at least {length} characters "
-                      f"whatever the server is called ({what} allows {limit})")
+                      f"whatever the server is called, where {what} allows {limit}")
         else:
             verb = "exposed" if template else "sent"
-            note = ""
+            breaks = (f"{who} this tool is {verb} as `{exposed}`, {length} characters where "
+                      f"{what} allows {limit}")
             if template and ctx.server_key_guessed:
-                note = ("; the server is named by its serverInfo.name, and --server-name "
-                        "sets the name your client config gives it")
-            breaks = (f"{who} this tool is {verb} as `{exposed}` ({length} characters; "
-                      f"{what} allows {limit}{note})")
+                breaks += (". The server is named by its serverInfo.name here; --server-name "
+                           "sets the name your client config gives it")
         room = limit - (length - len(tool.name))
         yield Hit(tool.child("name"), {"breaks": breaks, "room": max(room, 1),
                                        "clients": _titles(group)}, tool)
@@ -134,8 +133,8 @@ def client_tool_count(manifest: Manifest, ctx: Context, options: Mapping[str, An
     found = [(profile.max_tools, profile) for profile in _chosen(ctx)
              if profile.max_tools is not None and count > profile.max_tools]
     for limit, group in _grouped(found):
-        breaks = (f"This server has {count} tools, and {_titles(group)} "
-                  f"{'sends' if len(group) == 1 else 'send'} at most {limit}")
+        breaks = (f"This server has {count} tools where {_titles(group)} "
+                  f"{'sends' if len(group) == 1 else 'send'} at most {limit} in one request")
         yield Hit(manifest.tools_pointer, {"count": count, "breaks": breaks,
                                            "clients": _titles(group)})
 
@@ -155,15 +154,16 @@ def client_description_length(tool: Tool, ctx: Context, options: Mapping[str, An
         elif profile.description_min is not None and length < profile.description_min:
             found.append((("min", profile.description_min), profile))
     for (kind, limit), group in _grouped(found):
-        verb = "rejects" if len(group) == 1 else "reject"
+        verb = "accepts" if len(group) == 1 else "accept"
         if kind == "max":
-            breaks = (f"{_titles(group)} {verb} a tool description over {limit:,} characters; "
-                      f"this one has {length:,}")
+            breaks = (f"Tool \"{tool.label}\" has a description of {length:,} characters, "
+                      f"over the {limit:,} {_titles(group)} {verb}")
         elif length == 0:
-            breaks = f"{_titles(group)} {verb} an empty tool description, as this one is"
+            breaks = (f"Tool \"{tool.label}\" has an empty description, which {_titles(group)} "
+                      f"{'rejects' if len(group) == 1 else 'reject'}")
         else:
-            breaks = (f"{_titles(group)} {verb} a tool description under {limit} characters; "
-                      f"this one has {length}")
+            breaks = (f"Tool \"{tool.label}\" has a description of {length} characters, under "
+                      f"the {limit} {_titles(group)} {verb}")
         yield Hit(tool.child("description"), {"breaks": breaks, "length": f"{length:,}",
                                               "clients": _titles(group)}, tool)
 
