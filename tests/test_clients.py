@@ -164,6 +164,34 @@ def test_client_config_kinds_map_to_profiles() -> None:
     }
 
 
+def test_config_servers_together_over_the_client_cap() -> None:
+    """Servers read from a Cursor config are checked against Cursor's cap together, without
+    --client; each server alone is under it."""
+    from dataclasses import replace
+
+    from mcplint.config import Config
+    from mcplint.engine.linter import Linter, Selection
+    from mcplint.loaders.jsonsource import parse_json
+    from mcplint.loaders.manifest import build_manifest
+
+    manifests = []
+    for key, count in (("docs", 25), ("tickets", 20)):
+        text = _tools(*(f"{key}_{i}" for i in range(count)))
+        manifest, _ = build_manifest(f".cursor/mcp.json#{key}", parse_json(text))  # type: ignore[arg-type]
+        assert manifest is not None
+        manifests.append(replace(manifest, config_server=key, config_kind="Cursor"))
+    linter = Linter(Config(path=None, root=ROOT), Selection(select=("CLNT",)))
+    assert not [f for m in manifests for f in linter.lint(m).findings]
+    [finding] = linter.lint_group(manifests)
+    assert finding.code == "CLNT007" and finding.file == ".cursor/mcp.json#docs"
+    assert finding.message.startswith("The 2 servers of this config have 45 tools together "
+                                      "where Cursor sends at most 40 in one request "
+                                      "(tools per server: docs 25, tickets 20)")
+    # Not a Cursor config, and no client chosen: nothing.
+    plain = [replace(m, config_kind="mcpServers") for m in manifests]
+    assert not linter.lint_group(plain)
+
+
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS}); "
                     "it sits beside the repository in the development workplace")
 def test_corpus_without_client_has_no_client_findings(runner: CliRunner) -> None:

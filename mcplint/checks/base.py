@@ -97,6 +97,8 @@ class GroupContext:
 
     manifests: tuple[Manifest, ...]
     tokens: TokenCounter
+    # The client profiles the servers are checked for together (see Context.clients).
+    clients: tuple[str, ...] = ()
     _contexts: dict[int, Context] = field(default_factory=dict)
 
     def context(self, manifest: Manifest) -> Context:

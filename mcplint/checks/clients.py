@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from mcplint.checks.base import Context, Hit, Target, check
+from mcplint.checks.base import Context, GroupContext, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Manifest, Tool
@@ -316,5 +316,38 @@ def client_definitions_budget(manifest: Manifest, ctx: Context, options: Mapping
                   severity=Severity.WARNING)
 
 
+def _server_label(manifest: Manifest) -> str:
+    """A server as its config (or snapshot set, ``file#key``) names it."""
+    if manifest.config_server:
+        return manifest.config_server
+    if "#" in manifest.file:
+        return manifest.file.rpartition("#")[2]
+    return manifest.server_name or manifest.file
+
+
+@check("client-config-tool-count", Target.SERVERS,
+       fields={"count", "servers", "breaks", "breakdown", "clients"})
+def client_config_tool_count(group: tuple[Manifest, ...], ctx: GroupContext,
+                             options: Mapping[str, Any]) -> Iterator[Hit]:
+    """The servers an agent is given together have more tools than the client sends in one
+    request; the finding is on the server with the most tools."""
+    if not ctx.clients:
+        return
+    known = profiles()
+    total = sum(len(m.tools) for m in group)
+    found = [(p.max_tools, p) for p in (known[c] for c in ctx.clients if c in known)
+             if p.max_tools is not None and total > p.max_tools]
+    largest = max(group, key=lambda m: len(m.tools))
+    breakdown = ", ".join(f"{_server_label(m)} {len(m.tools)}"
+                          for m in sorted(group, key=lambda m: -len(m.tools)))
+    for limit, profiles_ in _grouped(found):
+        breaks = (f"The {len(group)} servers of this config have {total} tools together where "
+                  f"{_titles(profiles_)} {'sends' if len(profiles_) == 1 else 'send'} at most "
+                  f"{limit} in one request")
+        yield Hit(largest.tools_pointer, {"count": total, "servers": len(group),
+                                          "breaks": breaks, "breakdown": breakdown,
+                                          "clients": _titles(profiles_)}, manifest=largest)
+
+
 CHECKS = (client_name_length, client_name_charset, client_tool_count, client_description_length,
-          client_schema_subset, client_definitions_budget)
+          client_schema_subset, client_definitions_budget, client_config_tool_count)

@@ -231,7 +231,9 @@ class Linter:
         group = tuple(manifests)
         if len(group) < 2:
             return ()
-        ctx = GroupContext(group, self.tokens)
+        clients = tuple(dict.fromkeys(
+            client for manifest in group for client in self._client_facts(manifest)[0]))
+        ctx = GroupContext(group, self.tokens, clients)
         findings: list[Finding] = []
         for active in self.ruleset(group[0].file).for_target(Target.SERVERS):
             for hit in active.rule.check.fn(group, ctx, active.options):
