@@ -6,8 +6,10 @@ A fail fixture has a sidecar ``<name>.expected.json``:
 ``suggestion`` is the exact suggestion text (null: none); ``fix`` is the safe fix's edits as
 ``[pointer, key, value_json]`` triples (null: no fix).  Every fail finding of a rule with a
 suggestion template states both, so each such rule has its suggestions pinned.  A pass
-fixture must produce none; it may have a sidecar with ``options`` too.  The docs' bad and good
-examples of every rule are checked the same way.
+fixture must produce none; it may have a sidecar with ``options`` too.  Rules that check only
+for chosen clients (rules/clients.toml) read ``clients`` (as --client), ``server-name`` and
+``plugin`` from the sidecar.  The docs' bad and good examples of every rule are checked the same
+way, for the clients in their ``example-clients``.
 """
 
 from __future__ import annotations
