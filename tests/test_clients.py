@@ -198,3 +198,24 @@ def test_corpus_without_client_has_no_client_findings(runner: CliRunner) -> None
     _, found, _ = _check(runner, str(CORPUS), "--select", "ALL", "--exit-zero")
     assert found, "the corpus should have findings of other rules"
     assert not [f for f in found if f["code"].startswith("CLNT")]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not here ({CORPUS}); "
+                    "it sits beside the repository in the development workplace")
+def test_corpus_with_every_client_locates_every_finding() -> None:
+    from mcplint.config import Config
+    from mcplint.engine.linter import Linter, Selection
+    from mcplint.loaders.files import Source, load
+
+    linter = Linter(Config(path=None, root=ROOT),
+                    Selection(select=("CLNT",), clients=PROFILE_NAMES))
+    codes = set()
+    for path in sorted(CORPUS.glob("*.json")):
+        manifest = load(Source(str(path))).manifest
+        assert manifest is not None
+        for finding in linter.lint(manifest).findings:
+            assert finding.line >= 1 and manifest.document.has(finding.pointer), finding
+            codes.add(finding.code)
+    # The corpus has long prefixed names, over-long descriptions, non-strict schemas, servers
+    # over Cursor's cap and over Claude Code's token warning.
+    assert {"CLNT001", "CLNT003", "CLNT004", "CLNT005", "CLNT006"} <= codes
