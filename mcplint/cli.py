@@ -21,6 +21,7 @@ from mcplint.findings import FAIL_ON, Severity
 from mcplint.hitrate.cli import hitrate
 from mcplint.live.commands import dump
 from mcplint.live.options import live_options
+from mcplint.profiles import PROFILE_NAMES
 from mcplint.reporters import FORMATS, TERMINAL_FORMATS
 from mcplint.revisions import REVISIONS
 
@@ -72,6 +73,44 @@ _TARGET_SPEC_OPTION = click.option(
     "--target-spec", type=click.Choice(REVISIONS), default=None,
     help="MCP revision to check against [default: the config's, else a snapshot's "
     "protocolVersion, else the newest].")
+_CLIENT_OPTIONS = (
+    click.option("--client", "clients", multiple=True, metavar="NAME",
+                 help="Also check what breaks in this client or provider: "
+                 + ", ".join(PROFILE_NAMES) + " (repeatable or comma-separated) [default: the "
+                 "config's clients; a client config is checked for its own client].",
+                 shell_complete=lambda ctx, param, incomplete: [
+                     n for n in PROFILE_NAMES if n.startswith(incomplete)]),
+    click.option("--server-name", metavar="NAME",
+                 help="The server's name in the client's config, which clients put in tool "
+                 "names (mcp__NAME__tool) [default: the config's server-name, else the "
+                 "snapshot's serverInfo.name].", type=click.STRING),
+    click.option("--plugin", metavar="NAME",
+                 help="The plugin the server comes with (Claude Code: "
+                 "mcp__plugin_NAME_server__tool) [default: the config's plugin]."),
+)
+
+
+def _client_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """Add --client, --server-name and --plugin to a command, received as ``clients``: the
+    keyword arguments of Selection they set."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, clients: tuple[str, ...], server_name: str | None,
+                plugin: str | None, **kwargs: Any) -> None:
+        chosen = _split(clients)
+        unknown = [name for name in chosen if name not in PROFILE_NAMES]
+        if unknown:
+            raise click.BadParameter(f"{unknown[0]!r} is no client mcplint knows; choose from "
+                                     + ", ".join(PROFILE_NAMES), param_hint="'--client'")
+        kwargs["clients"] = {"clients": tuple(dict.fromkeys(chosen)),
+                             "server_name": server_name, "plugin": plugin}
+        fn(*args, **kwargs)
+
+    for option in reversed(_CLIENT_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper
+
+
 _VERBOSE_OPTION = click.option(
     "-v", "--verbose", is_flag=True,
     help="Also print notes to stderr: tools whose source was not found or was ambiguous.")
@@ -174,6 +213,7 @@ _MIN_SEVERITY = ("info", "warning", "error")
               "diff and change nothing; exit 1 if there is something to fix.")
 @_SOURCE_OPTION
 @_TARGET_SPEC_OPTION
+@_client_options
 @_VERBOSE_OPTION
 @live_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
@@ -182,7 +222,8 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
           baseline: Path | None, write_baseline: Path | None, fix: bool, show_diff: bool,
           source: Path | None, target_spec: str | None, verbose: bool,
           live: LiveOptions, files: FileOptions, exit_zero: bool,
-          min_severity: str | None, show_fixes: bool, stdin_filename: str | None) -> None:
+          min_severity: str | None, show_fixes: bool, stdin_filename: str | None,
+          clients: dict[str, Any]) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -197,13 +238,13 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     fixed = None
     if fix or show_diff:
         fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff,
-                     target_spec, files)
+                     target_spec, files, clients)
         if show_diff:
             click.echo(fixed.summary, err=True)
             sys.exit(EXIT_OK if exit_zero and fixed.diff_exit_code == EXIT_FINDINGS
                      else fixed.diff_exit_code)
     report = _lint(targets, select, extend_select, ignore, config_path, live, source,
-                   target_spec, files, stdin_filename)
+                   target_spec, files, stdin_filename, clients)
     _notes(report, verbose)
     if fail_on is None:
         try:
@@ -240,23 +281,24 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
 
 
 def _selection(select: tuple[str, ...], extend_select: tuple[str, ...],
-               ignore: tuple[str, ...], target_spec: str | None = None) -> Selection:
+               ignore: tuple[str, ...], target_spec: str | None = None,
+               clients: dict[str, Any] | None = None) -> Selection:
     from mcplint.engine.linter import Selection
 
     return Selection(select=_split(select) if select else None,
                      extend_select=_split(extend_select), ignore=_split(ignore),
-                     target_spec=target_spec)
+                     target_spec=target_spec, **(clients or {}))
 
 
 def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
          ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
          preview: bool, target_spec: str | None = None,
-         files: FileOptions | None = None) -> FixOutcome:
+         files: FileOptions | None = None, clients: dict[str, Any] | None = None) -> FixOutcome:
     """Apply the safe fixes to the files among the targets, or print them as a diff."""
     from mcplint.config import ConfigError
     from mcplint.fixes.command import run_fixes
 
-    selection = _selection(select, extend_select, ignore, target_spec)
+    selection = _selection(select, extend_select, ignore, target_spec, clients)
     try:
         return run_fixes(targets, selection, config_path, bool(live.targets), preview=preview,
                          out=sys.stdout, err=sys.stderr, files_options=files)
@@ -268,13 +310,14 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
           ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
           source: Path | None = None, target_spec: str | None = None,
-          files: FileOptions | None = None, stdin_filename: str | None = None) -> Report:
+          files: FileOptions | None = None, stdin_filename: str | None = None,
+          clients: dict[str, Any] | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.run import run
     from mcplint.sources import SourceRoots
 
-    selection = _selection(select, extend_select, ignore, target_spec)
+    selection = _selection(select, extend_select, ignore, target_spec, clients)
     try:
         return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
                    source_roots=SourceRoots.from_option(source, Path.cwd()), files_options=files,
@@ -383,12 +426,13 @@ def explain(rule: str) -> None:
               path_type=Path), help="Use this config file instead of discovering one.")
 @_SOURCE_OPTION
 @_TARGET_SPEC_OPTION
+@_client_options
 @_VERBOSE_OPTION
 @live_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
            config_path: Path | None, source: Path | None, target_spec: str | None,
-           verbose: bool, live: LiveOptions) -> None:
+           verbose: bool, live: LiveOptions, clients: dict[str, Any]) -> None:
     """Write a self-contained HTML report for reviewers (same as check --format html).
 
     Findings per server and tool with the rule docs, token costs against the budgets, and
@@ -397,7 +441,7 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     from mcplint.reporters import ReportOptions, get_reporter
 
     result = _lint(targets, select, extend_select, ignore, config_path, live, source,
-                   target_spec)
+                   target_spec, clients=clients)
     _notes(result, verbose)
     _write(get_reporter("html"), result, output, ReportOptions(color=False))
     if str(output) != "-":

@@ -14,6 +14,7 @@ import pathspec
 from rapidfuzz import process
 
 from mcplint.findings import FAIL_ON
+from mcplint.profiles import PROFILE_NAMES
 from mcplint.revisions import REVISIONS
 
 if sys.version_info >= (3, 11):
@@ -53,6 +54,9 @@ CONFIG_SCHEMA: dict[str, Any] = {
         "ignore": _STRINGS,
         "fail-on": {"enum": list(FAIL_ON)},
         "target-spec": {"enum": list(REVISIONS)},
+        "clients": {"type": "array", "items": {"enum": list(PROFILE_NAMES)}},
+        "server-name": {"type": "string", "minLength": 1},
+        "plugin": {"type": "string", "minLength": 1},
         "packs": _STRINGS,
         "plugins": _STRINGS,
         "rules": _RULE_SETTINGS,
@@ -108,6 +112,11 @@ class Config:
     overrides: tuple[Override, ...] = ()
     # The MCP revision to check against; None: the snapshot's protocolVersion, or the newest.
     target_spec: str | None = None
+    # The client profiles the clients rules check for (mcplint.profiles); empty: none.
+    clients: tuple[str, ...] = ()
+    # The server and plugin names clients build tool names from (mcp__{server}__{tool}).
+    server_name: str | None = None
+    plugin: str | None = None
 
     @property
     def label(self) -> str:
@@ -200,6 +209,9 @@ def parse_config(path: Path) -> Config | None:
         rules=data.get("rules", {}),
         overrides=overrides,
         target_spec=data.get("target-spec"),
+        clients=tuple(dict.fromkeys(data.get("clients", ()))),
+        server_name=data.get("server-name"),
+        plugin=data.get("plugin"),
     )
 
 

@@ -59,6 +59,9 @@ def render_rule(rule: Rule) -> str:
     if docs.example_options:
         shown = ", ".join(f"{k} = {json.dumps(v)}" for k, v in docs.example_options.items())
         parts += ["", f"(The examples are linted with {shown}.)"]
+    if docs.example_clients:
+        parts += ["", f"(The examples are linted with --client "
+                  f"{' --client '.join(docs.example_clients)}.)"]
     option_lines = _options(rule)
     parts += ["", "## Options", ""]
     if docs.options:

@@ -139,6 +139,10 @@ class Manifest:
     # A snapshot set (several servers in one file) holds one manifest per server here, and
     # all their tools above; rules about one server run on each part.
     parts: tuple[Manifest, ...] = field(default=(), repr=False, compare=False)
+    # A server read from a client config: the key naming it there, and the config's kind
+    # ("Claude Code"), so it is checked for the client that reads the config.
+    config_server: str | None = field(default=None, compare=False)
+    config_kind: str | None = field(default=None, compare=False)
 
     @property
     def root(self) -> Any:

@@ -6,8 +6,10 @@ A fail fixture has a sidecar ``<name>.expected.json``:
 ``suggestion`` is the exact suggestion text (null: none); ``fix`` is the safe fix's edits as
 ``[pointer, key, value_json]`` triples (null: no fix).  Every fail finding of a rule with a
 suggestion template states both, so each such rule has its suggestions pinned.  A pass
-fixture must produce none; it may have a sidecar with ``options`` too.  The docs' bad and good
-examples of every rule are checked the same way.
+fixture must produce none; it may have a sidecar with ``options`` too.  Rules that check only
+for chosen clients (rules/clients.toml) read ``clients`` (as --client), ``server-name`` and
+``plugin`` from the sidecar.  The docs' bad and good examples of every rule are checked the same
+way, for the clients in their ``example-clients``.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "rules"
 
 
-def _linter(code: str, options: dict[str, Any]) -> Linter:
+def _linter(code: str, options: dict[str, Any], clients: dict[str, Any] | None = None
+            ) -> Linter:
     config = Config(path=None, root=ROOT, rules={code: options} if options else {})
-    return Linter(config, Selection(select=(code,)))
+    return Linter(config, Selection(select=(code,), **(clients or {})))
 
 
 @cache
@@ -39,12 +42,20 @@ def _all_rules() -> dict[str, Rule]:
     return Linter(Config(path=None, root=ROOT)).rules
 
 
-def _lint(code: str, path: str, text: str, options: dict[str, Any]) -> list[Any]:
+def _lint(code: str, path: str, text: str, options: dict[str, Any],
+          clients: dict[str, Any] | None = None) -> list[Any]:
     doc = parse_json(text)
     assert isinstance(doc, Document), f"{path}: fixture is not JSON: {doc}"
     manifest, errors = build_manifest(path, doc)
     assert manifest is not None and not errors, f"{path}: not a clean manifest: {errors}"
-    return list(_linter(code, options).lint(manifest).findings)
+    return list(_linter(code, options, clients).lint(manifest).findings)
+
+
+def _clients(expected: dict[str, Any]) -> dict[str, Any]:
+    """The sidecar's ``clients`` (as --client), ``server-name`` and ``plugin``, for the rules
+    that check only for the clients chosen (rules/clients.toml)."""
+    return {"clients": tuple(expected.get("clients", ())),
+            "server_name": expected.get("server-name"), "plugin": expected.get("plugin")}
 
 
 def _cases() -> list[Any]:
@@ -70,7 +81,7 @@ def test_fixture(code: str, kind: str, path: Path) -> None:
     else:
         assert not expected.get("findings"), f"{sidecar}: a pass fixture expects no findings"
     findings = _lint(code, str(path), path.read_text(encoding="utf-8"),
-                     expected.get("options", {}))
+                     expected.get("options", {}), _clients(expected))
     assert all(f.code == code for f in findings)
     got = sorted((f.pointer, f.line) for f in findings)
     want = sorted((e["pointer"], e["line"]) for e in expected["findings"])
@@ -117,7 +128,8 @@ def test_every_rule_has_pass_and_fail_fixtures(code: str) -> None:
 def test_docs_examples(code: str) -> None:
     rule = _all_rules()[code]
     options = dict(rule.docs.example_options)
-    bad = _lint(code, "docs.bad", rule.docs.bad, options)
+    clients = {"clients": rule.docs.example_clients}
+    bad = _lint(code, "docs.bad", rule.docs.bad, options, clients)
     assert bad, f"{code}: the docs' bad example does not fire"
-    good = _lint(code, "docs.good", rule.docs.good, options)
+    good = _lint(code, "docs.good", rule.docs.good, options, clients)
     assert not good, f"{code}: the docs' good example fires: {[f.message for f in good]}"

@@ -51,6 +51,13 @@ class Context:
     tokens: TokenCounter
     # The spec revision chosen by --target-spec or the config; None: the snapshot's own.
     chosen_spec: str | None = None
+    # The client profiles chosen by --client or the config's clients (mcplint.profiles), and
+    # the server and plugin names a client builds tool names from; empty: no client rules.
+    clients: tuple[str, ...] = ()
+    server_key: str | None = None
+    plugin: str | None = None
+    # The server_key is the snapshot's serverInfo.name: no config or option named the server.
+    server_key_guessed: bool = False
     _tool_tokens: dict[int, int] = field(default_factory=dict)
     _memo: dict[str, Any] = field(default_factory=dict)
 
@@ -90,6 +97,8 @@ class GroupContext:
 
     manifests: tuple[Manifest, ...]
     tokens: TokenCounter
+    # The client profiles the servers are checked for together (see Context.clients).
+    clients: tuple[str, ...] = ()
     _contexts: dict[int, Context] = field(default_factory=dict)
 
     def context(self, manifest: Manifest) -> Context:

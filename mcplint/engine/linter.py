@@ -28,6 +28,10 @@ class Selection:
     ignore: tuple[str, ...] = ()
     # --target-spec: the MCP revision to check against, over the config's.
     target_spec: str | None = None
+    # --client (repeatable), --server-name, --plugin: over the config's clients.
+    clients: tuple[str, ...] = ()
+    server_name: str | None = None
+    plugin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,8 @@ class Linter:
             self._settings(override.rules, f"{config.label}: overrides[{index}]")
         self._cache: dict[tuple[int, ...], RuleSet] = {}
         self.target_spec = self.selection.target_spec or config.target_spec
+        self.clients = self.selection.clients or config.clients
+        self.plugin = self.selection.plugin or config.plugin
 
     def rule_info(self, code: str) -> RuleInfo:
         rule = self.rules[code]
@@ -168,7 +174,7 @@ class Linter:
     def lint(self, manifest: Manifest) -> Linted:
         if manifest.parts:
             return self._lint_set(manifest)
-        ctx = Context(manifest, self.tokens, self.target_spec)
+        ctx = Context(manifest, self.tokens, self.target_spec, *self._client_facts(manifest))
         base = self.ruleset(manifest.file)
 
         def tools(start: int, end: int) -> tuple[list[Finding], list[int]]:
@@ -198,6 +204,20 @@ class Linter:
         findings.sort(key=lambda f: f.sort_key)
         return Linted(tuple(findings), sum(tool_tokens), tool_tokens)
 
+    def _client_facts(self, manifest: Manifest
+                      ) -> tuple[tuple[str, ...], str | None, str | None, bool]:
+        """The clients a manifest is checked for (the chosen ones, and the one whose config
+        it was read from) and the server name those clients build tool names with."""
+        from mcplint.profiles import CONFIG_CLIENTS
+
+        clients = self.clients
+        implied = CONFIG_CLIENTS.get(manifest.config_kind or "")
+        if implied and implied not in clients:
+            clients = (*clients, implied)
+        named = (manifest.config_server or self.selection.server_name
+                 or self.config.server_name)
+        return clients, named or manifest.server_name, self.plugin, named is None
+
     def _lint_set(self, manifest: Manifest) -> Linted:
         parts = [self.lint(part) for part in manifest.parts]
         findings = [f for linted in parts for f in linted.findings]
@@ -211,7 +231,9 @@ class Linter:
         group = tuple(manifests)
         if len(group) < 2:
             return ()
-        ctx = GroupContext(group, self.tokens)
+        clients = tuple(dict.fromkeys(
+            client for manifest in group for client in self._client_facts(manifest)[0]))
+        ctx = GroupContext(group, self.tokens, clients)
         findings: list[Finding] = []
         for active in self.ruleset(group[0].file).for_target(Target.SERVERS):
             for hit in active.rule.check.fn(group, ctx, active.options):

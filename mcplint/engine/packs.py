@@ -65,7 +65,9 @@ PACK_SCHEMA: dict[str, Any] = {
                         "properties": {
                             key: {"type": "string", "minLength": 1}
                             for key in ("what", "why", "bad", "good", "options")
-                        } | {"example-options": {"type": "object"}},
+                        } | {"example-options": {"type": "object"},
+                             "example-clients": {"type": "array",
+                                                 "items": {"type": "string"}}},
                     },
                 },
             },
@@ -87,6 +89,8 @@ class RuleDocs:
     options: str | None = None
     # Options the bad/good examples are linted with, where defaults need a large example.
     example_options: Mapping[str, Any] = field(default_factory=dict)
+    # The clients (--client) the examples are linted for, for rules that check only for those.
+    example_clients: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,8 @@ def validate_options(check: Check, options: Mapping[str, Any], where: str,
 
 def _docs(table: Mapping[str, Any]) -> RuleDocs:
     fields = {key.replace("-", "_"): value for key, value in table.items()}
+    if "example_clients" in fields:
+        fields["example_clients"] = tuple(fields["example_clients"])
     return RuleDocs(**fields)
 
 

@@ -9,7 +9,7 @@ written: its commands are started only with ``allow_exec``, its URLs contacted o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mcplint.findings import InputError
 from mcplint.live.client import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, Fetched, Progress
@@ -99,11 +99,17 @@ def load_live(options: LiveOptions, configs: Sequence[ClientConfig]) -> LiveLoad
     if not runnable:
         return loaded
     results = fetch_all(runnable, options.timeout, options.concurrency, options.progress)
+    kinds = {config.path: config.format for config in configs}
     by_origin: dict[str, list[Manifest]] = {}
     for fetched in results:
         manifest, errors = fetched_manifest(fetched)
         loaded.errors.extend(errors)
         if manifest is not None:
+            kind = kinds.get(fetched.target.origin)
+            if kind is not None:
+                # Clients name a server's tools after its key in the config (mcp__key__tool).
+                manifest = replace(manifest, config_server=fetched.target.name,
+                                   config_kind=kind)
             loaded.manifests.append(manifest)
             by_origin.setdefault(fetched.target.origin, []).append(manifest)
     loaded.groups = [group for group in by_origin.values() if len(group) > 1]
