@@ -164,6 +164,9 @@ def test_tools_show_description_and_parameters(example_page: str) -> None:
     assert params == [["query", "string", "yes", "Words to look for in subject and body."],
                       ["status", "string", "", ""], ["limit", "integer", "", ""]]
     assert "No description." in tools["closeTicket"].all_text()
+    # A small report opens in full, as it always did.
+    (body,) = _by_class(nodes, "details", "server-body")
+    assert "open" in body.attrs
     assert tools["get_ticket"].attrs["class"] == "tool worst-error"
     assert tools["search_tickets"].attrs["class"] == "tool worst-none"
 
@@ -227,8 +230,8 @@ def test_hostile_text_renders_as_text_and_nothing_else() -> None:
     assert names == [manifest["tools"][0]["name"], "fetch_page"]
     descriptions = [n.all_text() for n in nodes if n.tag == "div" and "description" in n.classes()]
     assert descriptions == [t["description"] for t in manifest["tools"]]
-    (title,) = [n for n in nodes if n.tag == "h2" and n.parent and n.parent.tag == "section"
-                and "server" in n.parent.classes()]
+    (title,) = [n for n in nodes if n.tag == "h2" and (s := n.ancestor("section")) is not None
+                and "server" in s.classes()]
     assert title.all_text() == manifest["serverInfo"]["name"]
     cells = [n.all_text() for n in nodes if n.tag == "td"]
     param = next(iter(manifest["tools"][0]["inputSchema"]["properties"].items()))
@@ -297,6 +300,9 @@ def test_whole_corpus_renders_every_finding_and_tool() -> None:
     assert len(_by_class(nodes, "li", "finding")) == len(report.findings)
     assert len(_by_class(nodes, "article", "tool")) == sum(f.tools for f in report.linted)
     assert len(_by_class(nodes, "section", "server")) == len(report.linted)
+    # Thousands of cards: every server starts folded, so the browser lays out none of them.
+    bodies = _by_class(nodes, "details", "server-body")
+    assert len(bodies) == len(report.linted) and not any("open" in b.attrs for b in bodies)
     # The chart keeps its top 40 and counts the rest.
     assert len([n for n in nodes if n.tag == "rect" and "bar" in n.classes()]) == 40
 

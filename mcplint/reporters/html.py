@@ -33,6 +33,10 @@ TOOL_BUDGET = 1_000
 # A chart of a thousand bars says less than its top; the rest are counted under it.
 CHART_BARS = 40
 CHART_LABEL_CHARS = 38
+# A report with more finding cards than this starts with every server folded: the browser lays
+# out only the servers a reader opens (the corpus of 65 servers has about 4,000 cards, and laying
+# them all out took seconds). Smaller reports open fully, as they always did.
+OPEN_FINDINGS = 300
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 
@@ -72,6 +76,12 @@ class ServerView:
     @property
     def over_budget(self) -> bool:
         return self.tokens > MANIFEST_BUDGET
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Findings by severity label, the server's own and its tools'."""
+        every = [*self.findings, *(f for tool in self.tools for f in tool.findings)]
+        return {s.label: sum(1 for f in every if f.severity is s) for s in SEVERITIES}
 
 
 @dataclass(frozen=True)
@@ -257,6 +267,8 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
         files=[f.file for f in report.files],
         skipped=[f for f in report.files if f.skipped is not None],
         servers=servers,
+        # One server is opened whatever its size: folding it would only add a click.
+        open_servers=len(report.findings) <= OPEN_FINDINGS or len(servers) == 1,
         tool_count=sum(len(s.tools) for s in servers),
         finding_count=len(report.findings),
         counts=counts,

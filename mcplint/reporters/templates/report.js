@@ -22,6 +22,9 @@
     item.tool = item.closest("article.tool");
     item.server = item.closest("section.server");
   });
+  servers.forEach(function (server) {
+    server.shownNote = server.querySelector(".server-shown");
+  });
   tools.forEach(function (tool) {
     tool.searchText = lower(tool, ".tool-name, div.description, .parameters td:first-child");
     tool.server = tool.closest("section.server");
@@ -40,6 +43,9 @@
     var shown = 0;
     var liveTools = new Set();
     var liveServers = new Set();
+    var shownIn = new Map();
+    var filtered = rule !== "" || query !== "" ||
+      severityBoxes.some(function (box) { return !box.checked; });
     findings.forEach(function (item) {
       // A search for a tool (its name, description or a parameter) shows all its findings.
       var visible = severities[item.dataset.severity] === true &&
@@ -49,6 +55,7 @@
       show(item, visible);
       if (visible) {
         shown += 1;
+        shownIn.set(item.server, (shownIn.get(item.server) || 0) + 1);
         liveTools.add(item.tool);
         liveServers.add(item.server);
       }
@@ -65,7 +72,13 @@
       show(tool, visible);
       if (visible) { liveServers.add(tool.server); }
     });
-    servers.forEach(function (server) { show(server, liveServers.has(server)); });
+    servers.forEach(function (server) {
+      show(server, liveServers.has(server));
+      var count = shownIn.get(server) || 0;
+      // A folded server says how many of its findings the filters leave, without opening.
+      var note = filtered ? " · " + count + " shown" : "";
+      if (server.shownNote.textContent !== note) { server.shownNote.textContent = note; }
+    });
     show(noMatch, liveServers.size === 0 && servers.length > 0);
     status.textContent = shown + " of " + findings.length + " findings shown";
   }
@@ -74,6 +87,35 @@
   ruleSelect.addEventListener("change", apply);
   textInput.addEventListener("input", apply);
   cleanBox.addEventListener("change", apply);
+
+  // A link into a folded server (the chart, a table of contents, a rule's back link) opens it
+  // first, so the browser has something to scroll to.
+  function reveal(id) {
+    var target = id ? document.getElementById(id) : null;
+    var folded = target ? target.closest("details.server-body") : null;
+    if (folded !== null && !folded.open) { folded.open = true; }
+    return target;
+  }
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a[href^='#']") : null;
+    if (link !== null) { reveal(decodeURIComponent(link.getAttribute("href").slice(1))); }
+  });
+  window.addEventListener("hashchange", function () {
+    var target = reveal(decodeURIComponent(location.hash.slice(1)));
+    if (target !== null) { target.scrollIntoView(); }
+  });
+  function fold(open) {
+    servers.forEach(function (server) {
+      var body = server.querySelector("details.server-body");
+      if (body.open !== open) { body.open = open; }
+    });
+  }
+  var openAll = document.getElementById("open-all");
+  var closeAll = document.getElementById("close-all");
+  if (openAll !== null) {
+    openAll.addEventListener("click", function () { fold(true); });
+    closeAll.addEventListener("click", function () { fold(false); });
+  }
 
   // Printed reports show every parameter table; the screen keeps them folded.
   var opened = [];
@@ -88,4 +130,6 @@
 
   document.documentElement.classList.add("js");
   apply();
+  var landing = reveal(decodeURIComponent(location.hash.slice(1)));
+  if (landing !== null) { landing.scrollIntoView(); }
 }());
