@@ -323,3 +323,31 @@ def test_findings_outside_any_linted_manifest_are_still_shown() -> None:
     assert len(_by_class(nodes, "section", "server")) == 2
     text = {n.attrs["id"]: n.all_text().strip() for n in nodes if n.attrs.get("id")}
     assert text["card-servers"] == "1" and text["card-warning"] == "1"
+
+
+def test_multi_server_table_of_contents_counts_and_links() -> None:
+    report = run([str(EXAMPLE), str(HOSTILE)], CORE)
+    nodes = _parse(_html(report))
+    (toc,) = [n for n in nodes if n.tag == "nav" and "toc" in n.classes()]
+    sections = {n.attrs["id"]: n for n in _by_class(nodes, "section", "server")}
+    rows = _by_class(toc.walk(), "tr", "toc-row")
+    assert len(rows) == len(sections) == 2
+    for row, summary in zip(rows, report.linted, strict=True):
+        (link,) = [n for n in row.walk() if n.tag == "a"]
+        section = sections[link.attrs["href"].lstrip("#")]
+        # The row names the section it links to, and counts what that section holds.
+        (title,) = [n for n in section.walk() if n.tag == "h2"]
+        assert link.all_text() == title.all_text() == (summary.server or summary.file)
+        cells = [c.all_text() for c in row.children if c.tag == "td"]
+        mine = [f for f in report.findings if f.file == summary.file]
+        by_severity = [str(sum(1 for f in mine if f.severity.label == s))
+                       for s in ("error", "warning", "info")]
+        cards = _by_class(section.walk(), "li", "finding")
+        assert cells[1:] == [str(summary.tools), *by_severity, f"{summary.tokens:,}",
+                             str(len(cards))]
+        assert sorted(c.attrs["data-severity"] for c in cards) == sorted(
+            f.severity.label for f in mine)
+
+
+def test_one_server_has_no_table_of_contents(example_page: str) -> None:
+    assert not [n for n in _parse(example_page) if n.tag == "nav"]

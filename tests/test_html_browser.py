@@ -336,3 +336,39 @@ def test_suggestion_fix_and_source_render_and_stay_inert(chromium: BrowserContex
     assert opened.requests == [opened.url]
     assert page.locator("img, script").count() == 1  # the report's own script only
     assert page.locator("[onload], [onerror]").count() == 0
+
+
+def _toc(page: Page) -> list[list[str]]:
+    rows: list[list[str]] = page.eval_on_selector_all(
+        "tr.toc-row", "rows => rows.filter(r => r.checkVisibility()).map("
+        "r => Array.from(r.cells, c => c.textContent))")
+    return rows
+
+
+def test_table_of_contents_links_open_servers_and_counts_follow_filters(
+        chromium: BrowserContext, tmp_path: Path) -> None:
+    report = run([str(EXAMPLE), str(HOSTILE)], CORE)
+    page = _open_report(chromium, tmp_path / "two.html", report).page
+    example, hostile = report.linted
+    mine = [f for f in report.findings if f.file == example.file]
+    errors = sum(1 for f in mine if f.severity is Severity.ERROR)
+    warnings = sum(1 for f in mine if f.severity is Severity.WARNING)
+    rows = _toc(page)
+    assert [r[0] for r in rows] == [example.server or example.file, hostile.server or hostile.file]
+    assert rows[0][1:] == [str(example.tools), str(errors), str(warnings), "0",
+                           f"{example.tokens:,}", str(len(mine))]
+    # A link in the table opens its server, folded or not, and lands on it.
+    page.click("#close-all")
+    assert _tools(page) == []
+    page.locator("tr.toc-row a").nth(1).click()
+    assert page.evaluate("location.hash") == "#s1"
+    assert _tools(page) == ["<script>window.__pwned='name'</script>", "fetch_page"]
+    assert page.evaluate("document.getElementById('s1').getBoundingClientRect().top") < 200
+    # The shown column follows the filters; a server left with nothing drops out.
+    page.select_option("#filter-rule", "SPEC007")
+    spec007 = [f for f in report.findings if f.code == "SPEC007"]
+    assert {f.file for f in spec007} == {example.file}
+    assert [(r[0], r[-1]) for r in _toc(page)] == [(example.server or example.file,
+                                                    str(len(spec007)))]
+    page.select_option("#filter-rule", "")
+    assert len(_toc(page)) == 2

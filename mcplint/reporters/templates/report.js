@@ -24,6 +24,8 @@
   });
   servers.forEach(function (server) {
     server.shownNote = server.querySelector(".server-shown");
+    server.tocRow = document.querySelector("tr.toc-row[data-server='" + server.id + "']");
+    server.tocShown = server.tocRow === null ? null : server.tocRow.querySelector(".toc-shown");
   });
   tools.forEach(function (tool) {
     tool.searchText = lower(tool, ".tool-name, div.description, .parameters td:first-child");
@@ -78,6 +80,10 @@
       // A folded server says how many of its findings the filters leave, without opening.
       var note = filtered ? " · " + count + " shown" : "";
       if (server.shownNote.textContent !== note) { server.shownNote.textContent = note; }
+      if (server.tocRow !== null) {
+        show(server.tocRow, liveServers.has(server));
+        server.tocShown.textContent = String(count);
+      }
     });
     show(noMatch, liveServers.size === 0 && servers.length > 0);
     status.textContent = shown + " of " + findings.length + " findings shown";
@@ -92,7 +98,8 @@
   // first, so the browser has something to scroll to.
   function reveal(id) {
     var target = id ? document.getElementById(id) : null;
-    var folded = target ? target.closest("details.server-body") : null;
+    var folded = target === null ? null : target.matches("section.server")
+      ? target.querySelector("details.server-body") : target.closest("details.server-body");
     if (folded !== null && !folded.open) { folded.open = true; }
     return target;
   }
