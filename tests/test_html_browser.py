@@ -372,3 +372,87 @@ def test_table_of_contents_links_open_servers_and_counts_follow_filters(
                                                     str(len(spec007)))]
     page.select_option("#filter-rule", "")
     assert len(_toc(page)) == 2
+
+
+def test_worst_first_orders_servers_tools_and_findings(chromium: BrowserContext,
+                                                       tmp_path: Path) -> None:
+    # Listed hostile first, so worst first (the example has more errors) changes the order.
+    report = run([str(HOSTILE), str(EXAMPLE)], CORE)
+    opened = _open_report(chromium, tmp_path / "two.html", report)
+    page = opened.page
+    every = _findings(page)
+    as_listed = _tools(page)
+    page.select_option("#sort-order", "worst")
+
+    def tally(file: str) -> tuple[int, ...]:
+        mine = [f.severity for f in report.findings if f.file == file]
+        return tuple(mine.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+
+    expected = sorted(report.linted, key=lambda s: tuple(-n for n in tally(s.file)))
+    titles = [s.server or s.file for s in expected]
+    assert titles != [s.server or s.file for s in report.linted]
+    assert page.eval_on_selector_all("section.server h2", "hs => hs.map(h => h.textContent)") \
+        == titles
+    assert [r[0] for r in _toc(page)] == titles
+    # In the example: tools with an error first (two findings each, so manifest order), then
+    # those with a warning, then the clean one; within a tool, the error before the warning.
+    example = page.locator("section.server", has=page.locator("h2", has_text="support-desk"))
+    names = example.locator(".tool-name").all_text_contents()
+    assert names == ["get_ticket", "closeTicket", "search_ticket", "tickets.export",
+                     "search_tickets"]
+    rules = example.locator("li.finding").evaluate_all("els => els.map(e => e.dataset.rule)")
+    assert rules == ["SPEC007", "SPEC011", "SPEC004", "NAME002", "NAME001", "SPEC002"]
+    assert page.evaluate("location.search") == "?order=worst"
+    page.reload()
+    assert example.locator(".tool-name").all_text_contents() == names
+    assert [r[0] for r in _toc(page)] == titles
+    # Back to manifest order, by the control and by the browser's back button alike.
+    page.go_back()
+    assert _tools(page) == as_listed and _findings(page) == every
+    assert page.input_value("#sort-order") == ""
+    page.go_forward()
+    assert example.locator(".tool-name").all_text_contents() == names
+    assert page.input_value("#sort-order") == "worst"
+    assert opened.console == []
+
+
+def test_filter_state_lives_in_the_url(chromium: BrowserContext, tmp_path: Path) -> None:
+    opened = _open(chromium, tmp_path / "report.html", [EXAMPLE], CORE)
+    page = opened.page
+    every = ["NAME001", "SPEC007", "SPEC011", "SPEC004", "NAME002", "SPEC002"]
+    assert page.evaluate("location.search") == ""
+    page.uncheck(".filter-severity[value='warning']")
+    page.fill("#filter-text", "tick")
+    page.fill("#filter-text", "ticket id & more")
+    assert page.text_content("#filter-status") == "0 of 6 findings shown"
+    page.fill("#filter-text", "ticket_id")
+    assert _findings(page) == ["SPEC007", "SPEC004"]
+    search = page.evaluate("location.search")
+    assert search == "?sev=error%2Cinfo&q=ticket_id"
+    # A reload (or the link shared) restores the controls and what they show.
+    page.reload()
+    page.wait_for_load_state("load")
+    assert page.evaluate("location.search") == search
+    assert not page.is_checked(".filter-severity[value='warning']")
+    assert page.is_checked(".filter-severity[value='error']")
+    assert page.input_value("#filter-text") == "ticket_id"
+    assert _findings(page) == ["SPEC007", "SPEC004"]
+    page.select_option("#filter-rule", "SPEC004")
+    assert _findings(page) == ["SPEC004"]
+    assert "rule=SPEC004" in page.evaluate("location.search")
+    # Back undoes one change at a time; typing counts as one change, not one per letter.
+    page.go_back()
+    assert page.input_value("#filter-rule") == "" and _findings(page) == ["SPEC007", "SPEC004"]
+    page.go_back()
+    assert page.input_value("#filter-text") == ""
+    assert page.evaluate("location.search") == "?sev=error%2Cinfo"
+    assert _findings(page) == ["SPEC007", "SPEC004"]
+    page.go_back()
+    assert page.evaluate("location.search") == "" and _findings(page) == every
+    assert page.is_checked(".filter-severity[value='warning']")
+    page.go_forward()
+    assert _findings(page) == ["SPEC007", "SPEC004"]
+    # A hand-made URL with a rule the report does not have shows everything, not nothing.
+    page.goto(opened.url + "?rule=NOPE&sev=bogus,error")
+    assert page.input_value("#filter-rule") == "" and _findings(page) == ["SPEC007", "SPEC004"]
+    assert opened.console == [] and page.evaluate("window.__csp") == []
