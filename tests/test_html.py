@@ -189,7 +189,15 @@ def test_header_cards_and_chart(example_page: str) -> None:
     assert labels == sorted(tokens, key=lambda name: -tokens[name])
     widths = [float(b.attrs["width"]) for b in bars]
     assert widths == sorted(widths, reverse=True) and len(bars) == 5
-    assert len([n for n in nodes if n.tag == "line" and "budget" in n.classes()]) == 1
+    # Each row draws the budget line at the same place, so the rows line it up.
+    budgets = {n.attrs["x1"] for n in nodes if n.tag == "line" and "budget" in n.classes()}
+    assert len(budgets) == 1
+    # A label is the tool's name as it is (short names are never cut), the link's title and
+    # aria-label carry the full name, its place and its tokens.
+    links = _by_class(nodes, "a", "bar-link")
+    assert [link.attrs["aria-label"] for link in links] == [
+        f"{name}: {tokens[name]:,} tokens" for name in labels]
+    assert links[0].attrs["title"].startswith(f"{labels[0]} ({EXAMPLE}:")
 
 
 def test_self_contained_with_a_strict_policy(example_page: str) -> None:
@@ -218,10 +226,11 @@ def test_self_contained_with_a_strict_policy(example_page: str) -> None:
 def test_hostile_text_renders_as_text_and_nothing_else() -> None:
     manifest = json.loads(HOSTILE.read_text())
     nodes = _parse(_html(run([str(HOSTILE)])))
-    # Only the report's own style, script and two charts; no payload became an element.
+    # Only the report's own style, script, budget meter and a bar for each of the two tools;
+    # no payload became an element.
     assert [n.tag for n in nodes if n.tag in {"script", "img", "iframe", "svg", "style", "object",
                                               "embed", "form", "base", "link"}
-            ] == ["style", "svg", "svg", "script"]
+            ] == ["style", "svg", "svg", "svg", "script"]
     for node in nodes:
         assert not [a for a in node.attrs if a.startswith("on")], node
         if node.tag == "a":
@@ -351,3 +360,31 @@ def test_multi_server_table_of_contents_counts_and_links() -> None:
 
 def test_one_server_has_no_table_of_contents(example_page: str) -> None:
     assert not [n for n in _parse(example_page) if n.tag == "nav"]
+
+
+def test_cut_chart_labels_never_read_the_same() -> None:
+    from mcplint.findings import ToolSummary
+    from mcplint.run import FileSummary
+
+    long = "get_customer_subscription_invoice_line_items_for_"
+    servers = {"acme-customer-relationship-platform": [long + "period", "search", "search"],
+               "acme-customer-relationship-platform-staging": [long + "period", long + "day"]}
+    files = tuple(
+        FileSummary(f"s{n}.json", len(names), 100, server=server, tool_details=tuple(
+            ToolSummary(name, "Does it.", 1000 - 10 * i - n, f"/tools/{i}", 10 + 20 * i, ())
+            for i, name in enumerate(names)))
+        for n, (server, names) in enumerate(servers.items()))
+    nodes = _parse(_html(Report((), (), files, "estimate")))
+    links = _by_class(nodes, "a", "bar-link")
+    labels = [next(n for n in a.walk() if "bar-label" in n.classes()).all_text() for a in links]
+    assert len(labels) == 5 and len(set(labels)) == 5, labels
+    assert all(len(label) <= 38 for label in labels)
+    # The two "…_period" tools keep the ends of their servers' names, which is where they differ.
+    periods = [label for label in labels if label.endswith("_period")]
+    assert len(periods) == 2 and any(label.split(" / ")[0].endswith("staging") for label in periods)
+    # The same name twice in one server is told apart by its line.
+    assert sorted(label for label in labels if "search" in label)[0].endswith("(line 30)")
+    for link, label in zip(links, labels, strict=True):
+        full = link.attrs["aria-label"].rsplit(": ", 1)[0]
+        assert full.endswith(label.split(" (line")[0].split("…")[-1])
+        assert link.attrs["title"].startswith(full + " (s")

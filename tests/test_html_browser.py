@@ -150,7 +150,7 @@ def test_renders_without_errors_and_fetches_nothing(chromium: BrowserContext,
     assert page.text_content("#filter-status") == "6 of 6 findings shown"
     assert _tools(page) == ["search_tickets", "search_ticket", "get_ticket", "closeTicket",
                             "tickets.export"]
-    assert page.locator("svg.bars rect.bar").count() == 5
+    assert page.locator(".bars rect.bar").count() == 5
     assert opened.console == []
     assert page.evaluate("window.__csp") == []
     assert opened.requests == [opened.url]
@@ -456,3 +456,73 @@ def test_filter_state_lives_in_the_url(chromium: BrowserContext, tmp_path: Path)
     page.goto(opened.url + "?rule=NOPE&sev=bogus,error")
     assert page.input_value("#filter-rule") == "" and _findings(page) == ["SPEC007", "SPEC004"]
     assert opened.console == [] and page.evaluate("window.__csp") == []
+
+
+def _crowded_report() -> Report:
+    """Tools whose labels, cut to fit, would read the same: long shared starts, one name twice."""
+    long = "get_customer_subscription_invoice_line_items_for_"
+    servers = {
+        "acme-enterprise-customer-relationship-platform": [
+            (long + "period", 1500, 5), (long + "account", 1400, 30), ("search", 300, 60),
+            ("search", 290, 90)],
+        "acme-enterprise-customer-relationship-platform-staging": [
+            (long + "period", 1450, 5), ("x" * 70 + "a", 700, 30), ("x" * 70 + "b", 650, 50)],
+    }
+    files = []
+    for number, (server, tools) in enumerate(servers.items()):
+        details = tuple(ToolSummary(name, "Does a thing.", tokens, f"/tools/{i}", line, ())
+                        for i, (name, tokens, line) in enumerate(tools))
+        files.append(FileSummary(f"server{number}.json", len(tools),
+                                 sum(t.tokens for t in details), server=server,
+                                 tool_details=details))
+    return Report((), (), tuple(files), "estimate")
+
+
+def test_chart_labels_stay_readable_and_distinct_on_a_phone(chromium: BrowserContext,
+                                                            tmp_path: Path) -> None:
+    report = _crowded_report()
+    page = _open_report(chromium, tmp_path / "crowded.html", report).page
+    page.set_viewport_size({"width": 375, "height": 800})
+    labels = page.eval_on_selector_all(".bar-link", """links => links.map(a => {
+        const label = a.querySelector('.bar-label');
+        const box = r => { const b = r.getBoundingClientRect();
+                           return [b.left, b.top, b.right, b.bottom]; };
+        return {text: label.textContent, aria: a.getAttribute('aria-label'),
+                title: a.getAttribute('title'), size: parseFloat(getComputedStyle(label).fontSize),
+                cut: label.scrollWidth > label.clientWidth, label: box(label),
+                plot: box(a.querySelector('.bar-plot')), value: box(a.querySelector('.bar-value'))};
+    })""")
+    tools = [t for f in report.linted for t in f.tool_details]
+    assert len(labels) == len(tools) == 7
+    texts = [label["text"] for label in labels]
+    # No two labels read the same, not even the tool listed twice; each is readable in size,
+    # not clipped by the layout, and within the screen.
+    assert len(set(texts)) == len(texts), texts
+    assert any("…" in text for text in texts)
+    for label in labels:
+        # The size as drawn, not only as styled: a scaled-down drawing keeps its font-size.
+        assert label["size"] >= 11 and label["label"][3] - label["label"][1] >= 11, label
+        assert not label["cut"], label
+        assert label["label"][0] >= 0 and label["label"][2] <= 375, label
+        # A cut label carries the full one, for the tooltip and for screen readers, and what
+        # it shows is pieces of the full one, in order.
+        full = label["aria"].rsplit(": ", 1)[0]
+        assert label["title"].startswith(full + " (")
+        shown = label["text"].split(" (line ")[0].split(" #")[0]
+        if "…" in shown:
+            assert len(full) > len(shown)
+            at = 0
+            for piece in shown.split("…"):
+                found = full.find(piece, at)
+                assert found >= 0, (piece, full)
+                at = found + len(piece)
+        else:
+            assert shown == full
+    # Nothing overlaps: every label, bar and value has its own place.
+    boxes = [b for label in labels for b in (label["label"], label["plot"], label["value"])]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            overlap = min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and \
+                min(a[3], b[3]) - max(a[1], b[1]) > 0.5
+            assert not overlap, (a, b)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
