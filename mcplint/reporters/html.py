@@ -14,7 +14,7 @@ import base64
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import resources
@@ -190,7 +190,7 @@ def _distinct(labels: list[str], parts: Sequence[tuple[str | None, str, int]]) -
         server, tool, _ = parts[index]
         return _both_ends(server, tool, CHART_LABEL_CHARS - len(suffix)) + suffix
 
-    steps = (
+    steps: tuple[Callable[[int, int], str], ...] = (
         lambda i, k: _both_ends(parts[i][0], parts[i][1], CHART_LABEL_CHARS),
         lambda i, k: suffixed(i, f" (line {parts[i][2]})"),
         lambda i, k: suffixed(i, f" #{k}"),
@@ -273,6 +273,14 @@ def _rule_docs(report: Report, findings: Sequence[Finding]) -> list[RuleInfo]:
     return [rules[code] for code in sorted(rules) if code in fired]
 
 
+def _is_json(example: str) -> bool:
+    try:
+        json.loads(example)
+    except ValueError:
+        return False
+    return True
+
+
 def _pretty_json(example: str) -> str:
     try:
         return json.dumps(json.loads(example), indent=2, ensure_ascii=False)
@@ -295,7 +303,13 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     env = Environment(loader=PackageLoader("mcplint.reporters", "templates"),
                       autoescape=True, undefined=StrictUndefined, trim_blocks=True,
                       lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
+    from mcplint.reporters import doctext
+
     env.filters["pretty_json"] = _pretty_json
+    # Rule docs only: their Markdown becomes markup, every character of it escaped first.
+    env.filters["doc_inline"] = doctext.inline
+    env.filters["doc_blocks"] = doctext.blocks
+    env.tests["json"] = _is_json
     css, script = _asset("report.css"), _asset("report.js")
     servers = _servers(report)
     total_tokens = sum(s.tokens for s in servers)
