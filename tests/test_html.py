@@ -388,3 +388,65 @@ def test_cut_chart_labels_never_read_the_same() -> None:
         full = link.attrs["aria-label"].rsplit(": ", 1)[0]
         assert full.endswith(label.split(" (line")[0].split("…")[-1])
         assert link.attrs["title"].startswith(full + " (s")
+
+
+def test_rule_docs_render_their_markdown(example_page: str) -> None:
+    page = _html(run([str(EXAMPLE)], Selection(select=("PARAM002", "SPEC007"))))
+    nodes = _parse(page)
+    docs = {n.attrs["id"]: n for n in _by_class(nodes, "article", "rule")}
+    param = docs["rule-PARAM002"]
+    codes = [n.all_text() for n in param.walk() if n.tag == "code"]
+    # `unnamed` is code, and `` `owner` `` is code that shows its backticks.
+    assert "unnamed" in codes and "`owner`" in codes and "get_shipment(id)" in codes
+    (what,) = [n for n in _by_class(param.walk(), "div", "doc")][:1]
+    assert [n.tag for n in what.children] == ["p", "ul", "p"]
+    assert len([n for n in what.walk() if n.tag == "li"]) == 6
+    # No backtick is left as text outside a code element.
+    outside = "".join(p for n in param.walk() if n.tag != "code" for p in n.parts
+                      if isinstance(p, str))
+    assert "`" not in outside
+    # JSON examples stay pretty-printed blocks.
+    assert len(_by_class(docs["rule-SPEC007"].walk(), "pre", "bad")) == 1
+
+
+def test_doc_markdown_escapes_everything_and_knows_only_its_few_forms() -> None:
+    from mcplint.reporters.doctext import blocks, inline
+
+    assert inline("a `b` c") == "a <code>b</code> c"
+    assert inline("`` `owner` ``") == "<code>`owner`</code>"
+    assert inline("x ``a`b`` y") == "x <code>a`b</code> y"
+    assert inline("an unclosed `tick and **bold** [link](javascript:x)") == \
+        "an unclosed `tick and **bold** [link](javascript:x)"
+    assert inline("<script>`<b onclick=\"x\">&`</script>") == (
+        "&lt;script&gt;<code>&lt;b onclick=&#34;x&#34;&gt;&amp;</code>&lt;/script&gt;")
+    assert blocks("One\nline.\n\n- `x`: first;\n- second\n  goes on\n\nAfter.") == (
+        "<p>One\nline.</p><ul><li><code>x</code>: first;</li><li>second\ngoes on</li></ul>"
+        "<p>After.</p>")
+    assert blocks('Intro\n```json\n{"a": "</code></pre><script>x</script>"}\n```\nend') == (
+        '<p>Intro</p><pre><code>{&#34;a&#34;: &#34;&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;x'
+        '&lt;/script&gt;&#34;}</code></pre><p>end</p>')
+    assert blocks("~~~~\nunclosed ``` inside\n~~~\n") == \
+        "<pre><code>unclosed ``` inside\n~~~\n</code></pre>"
+    # Invisible and bidi characters are written out, in code as in text.
+    assert blocks("\u202e`\u200b`") == "<p>\\u202e<code>\\u200b</code></p>"
+
+
+def test_hostile_rule_docs_stay_text() -> None:
+    from dataclasses import replace
+
+    from mcplint.findings import RuleInfo, Severity
+
+    report = run([str(EXAMPLE)], Selection(select=("SPEC007",)))
+    payload = "<img src=x onerror=alert(1)>`<script>alert(2)</script>`"
+    hostile = RuleInfo("SPEC007", "required-property-missing", payload, Severity.ERROR, (),
+                       payload + "\n\n- " + payload + "\n\n```\n" + payload + "\n```",
+                       "</p></div><svg onload=alert(3)>", "not json: " + payload,
+                       '{"x": "</pre><script>alert(4)</script>"}')
+    nodes = _parse(_html(replace(report, rules={"SPEC007": hostile})))
+    # The meter, a bar for each of the example's five tools, the report's own script.
+    assert [n.tag for n in nodes if n.tag in {"script", "img", "svg", "iframe"}] == \
+        ["svg"] * 6 + ["script"]
+    assert not [n for n in nodes for a in n.attrs if a.startswith("on")]
+    (doc,) = _by_class(nodes, "article", "rule")
+    assert "<script>alert(2)</script>" in [n.all_text() for n in doc.walk() if n.tag == "code"]
+    assert "<img src=x onerror=alert(1)>" in doc.all_text()

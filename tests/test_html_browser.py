@@ -526,3 +526,36 @@ def test_chart_labels_stay_readable_and_distinct_on_a_phone(chromium: BrowserCon
                 min(a[3], b[3]) - max(a[1], b[1]) > 0.5
             assert not overlap, (a, b)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def test_rule_docs_show_code_as_code_and_hostile_docs_stay_inert(chromium: BrowserContext,
+                                                                 tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from mcplint.findings import RuleInfo
+
+    report = run([str(EXAMPLE)], Selection(select=("PARAM002", "SPEC007")))
+    page = _open_report(chromium, tmp_path / "docs.html", report).page
+    docs = page.locator("#rule-PARAM002")
+    codes = docs.locator(".doc code")
+    assert codes.count() > 10 and codes.first.is_visible()
+    assert "monospace" in codes.first.evaluate("c => getComputedStyle(c).fontFamily")
+    assert docs.locator(".doc li").count() == 6
+    # What a reader sees outside code has no Markdown backticks left in it.
+    assert "`" not in docs.evaluate("""d => { const c = d.cloneNode(true);
+        c.querySelectorAll('code').forEach(e => e.remove()); return c.innerText; }""")
+
+    payload = "<img src=x onerror=\"window.__pwned='doc'\">`<img src=y onerror=alert(1)>`"
+    hostile = RuleInfo("SPEC007", "required-property-missing", payload, Severity.ERROR, (),
+                       payload + "\n\n```\n</code></pre><script>alert(2)</script>\n```",
+                       "- " + payload, "not json `</pre><svg onload=alert(3)>`", "")
+    opened = _open_report(chromium, tmp_path / "hostile-docs.html",
+                          replace(report, rules={**report.rules, "SPEC007": hostile}))
+    page = opened.page
+    page.click("li.finding[data-rule='SPEC007'] a.rule-link")
+    page.mouse.move(300, 300)
+    assert page.locator("#rule-SPEC007 pre code").text_content() == \
+        "</code></pre><script>alert(2)</script>"
+    assert page.locator("#rule-SPEC007 img, #rule-SPEC007 script, #rule-SPEC007 svg").count() == 0
+    assert page.evaluate("window.__pwned") is None and opened.dialogs == []
+    assert opened.console == [] and page.evaluate("window.__csp") == []
