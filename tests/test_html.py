@@ -351,6 +351,13 @@ def test_multi_server_table_of_contents_counts_and_links() -> None:
         mine = [f for f in report.findings if f.file == summary.file]
         by_severity = [str(sum(1 for f in mine if f.severity.label == s))
                        for s in ("error", "warning", "info")]
+        # A folded section says the same under its heading.
+        (meta,) = _by_class(section.walk(), "span", "server-meta")
+        named = {"error": "errors", "warning": "warnings", "info": "info"}
+        said = ", ".join(f"{n} {named[s] if n != '1' or s == 'info' else s}"
+                         for s, n in zip(("error", "warning", "info"), by_severity, strict=True)
+                         if n != "0")
+        assert meta.all_text().endswith(f"{len(mine)} findings ({said})")
         cards = _by_class(section.walk(), "li", "finding")
         assert cells[1:] == [str(summary.tools), *by_severity, f"{summary.tokens:,}",
                              str(len(cards))]

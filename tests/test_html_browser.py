@@ -301,8 +301,12 @@ def test_whole_corpus_folds_servers_opens_on_demand_and_filters_all(chromium: Br
     bar.click()
     assert page.locator(f"[id='{target}']").is_visible()
     assert page.evaluate("location.hash") == f"#{target}"
+    # So does a link from outside the page, with its filters.
+    page.goto(f"{opened.url}?rule=COST003#{target}")
+    assert page.locator(f"[id='{target}']").is_visible()
+    assert page.text_content("#filter-status") == f"{len(heavy)} of {total} findings shown"
     assert opened.console == [] and page.evaluate("window.__csp") == []
-    assert opened.requests == [opened.url]
+    assert {url.split("?")[0] for url in opened.requests} == {opened.url}
 
 
 def test_suggestion_fix_and_source_render_and_stay_inert(chromium: BrowserContext,
