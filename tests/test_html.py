@@ -164,6 +164,9 @@ def test_tools_show_description_and_parameters(example_page: str) -> None:
     assert params == [["query", "string", "yes", "Words to look for in subject and body."],
                       ["status", "string", "", ""], ["limit", "integer", "", ""]]
     assert "No description." in tools["closeTicket"].all_text()
+    # A small report opens in full, as it always did.
+    (body,) = _by_class(nodes, "details", "server-body")
+    assert "open" in body.attrs
     assert tools["get_ticket"].attrs["class"] == "tool worst-error"
     assert tools["search_tickets"].attrs["class"] == "tool worst-none"
 
@@ -186,7 +189,15 @@ def test_header_cards_and_chart(example_page: str) -> None:
     assert labels == sorted(tokens, key=lambda name: -tokens[name])
     widths = [float(b.attrs["width"]) for b in bars]
     assert widths == sorted(widths, reverse=True) and len(bars) == 5
-    assert len([n for n in nodes if n.tag == "line" and "budget" in n.classes()]) == 1
+    # Each row draws the budget line at the same place, so the rows line it up.
+    budgets = {n.attrs["x1"] for n in nodes if n.tag == "line" and "budget" in n.classes()}
+    assert len(budgets) == 1
+    # A label is the tool's name as it is (short names are never cut), the link's title and
+    # aria-label carry the full name, its place and its tokens.
+    links = _by_class(nodes, "a", "bar-link")
+    assert [link.attrs["aria-label"] for link in links] == [
+        f"{name}: {tokens[name]:,} tokens" for name in labels]
+    assert links[0].attrs["title"].startswith(f"{labels[0]} ({EXAMPLE}:")
 
 
 def test_self_contained_with_a_strict_policy(example_page: str) -> None:
@@ -215,10 +226,11 @@ def test_self_contained_with_a_strict_policy(example_page: str) -> None:
 def test_hostile_text_renders_as_text_and_nothing_else() -> None:
     manifest = json.loads(HOSTILE.read_text())
     nodes = _parse(_html(run([str(HOSTILE)])))
-    # Only the report's own style, script and two charts; no payload became an element.
+    # Only the report's own style, script, budget meter and a bar for each of the two tools;
+    # no payload became an element.
     assert [n.tag for n in nodes if n.tag in {"script", "img", "iframe", "svg", "style", "object",
                                               "embed", "form", "base", "link"}
-            ] == ["style", "svg", "svg", "script"]
+            ] == ["style", "svg", "svg", "svg", "script"]
     for node in nodes:
         assert not [a for a in node.attrs if a.startswith("on")], node
         if node.tag == "a":
@@ -227,8 +239,8 @@ def test_hostile_text_renders_as_text_and_nothing_else() -> None:
     assert names == [manifest["tools"][0]["name"], "fetch_page"]
     descriptions = [n.all_text() for n in nodes if n.tag == "div" and "description" in n.classes()]
     assert descriptions == [t["description"] for t in manifest["tools"]]
-    (title,) = [n for n in nodes if n.tag == "h2" and n.parent and n.parent.tag == "section"
-                and "server" in n.parent.classes()]
+    (title,) = [n for n in nodes if n.tag == "h2" and (s := n.ancestor("section")) is not None
+                and "server" in s.classes()]
     assert title.all_text() == manifest["serverInfo"]["name"]
     cells = [n.all_text() for n in nodes if n.tag == "td"]
     param = next(iter(manifest["tools"][0]["inputSchema"]["properties"].items()))
@@ -297,6 +309,9 @@ def test_whole_corpus_renders_every_finding_and_tool() -> None:
     assert len(_by_class(nodes, "li", "finding")) == len(report.findings)
     assert len(_by_class(nodes, "article", "tool")) == sum(f.tools for f in report.linted)
     assert len(_by_class(nodes, "section", "server")) == len(report.linted)
+    # Thousands of cards: every server starts folded, so the browser lays out none of them.
+    bodies = _by_class(nodes, "details", "server-body")
+    assert len(bodies) == len(report.linted) and not any("open" in b.attrs for b in bodies)
     # The chart keeps its top 40 and counts the rest.
     assert len([n for n in nodes if n.tag == "rect" and "bar" in n.classes()]) == 40
 
@@ -317,3 +332,128 @@ def test_findings_outside_any_linted_manifest_are_still_shown() -> None:
     assert len(_by_class(nodes, "section", "server")) == 2
     text = {n.attrs["id"]: n.all_text().strip() for n in nodes if n.attrs.get("id")}
     assert text["card-servers"] == "1" and text["card-warning"] == "1"
+
+
+def test_multi_server_table_of_contents_counts_and_links() -> None:
+    report = run([str(EXAMPLE), str(HOSTILE)], CORE)
+    nodes = _parse(_html(report))
+    (toc,) = [n for n in nodes if n.tag == "nav" and "toc" in n.classes()]
+    sections = {n.attrs["id"]: n for n in _by_class(nodes, "section", "server")}
+    rows = _by_class(toc.walk(), "tr", "toc-row")
+    assert len(rows) == len(sections) == 2
+    for row, summary in zip(rows, report.linted, strict=True):
+        (link,) = [n for n in row.walk() if n.tag == "a"]
+        section = sections[link.attrs["href"].lstrip("#")]
+        # The row names the section it links to, and counts what that section holds.
+        (title,) = [n for n in section.walk() if n.tag == "h2"]
+        assert link.all_text() == title.all_text() == (summary.server or summary.file)
+        cells = [c.all_text() for c in row.children if c.tag == "td"]
+        mine = [f for f in report.findings if f.file == summary.file]
+        by_severity = [str(sum(1 for f in mine if f.severity.label == s))
+                       for s in ("error", "warning", "info")]
+        # A folded section says the same under its heading.
+        (meta,) = _by_class(section.walk(), "span", "server-meta")
+        named = {"error": "errors", "warning": "warnings", "info": "info"}
+        said = ", ".join(f"{n} {named[s] if n != '1' or s == 'info' else s}"
+                         for s, n in zip(("error", "warning", "info"), by_severity, strict=True)
+                         if n != "0")
+        assert meta.all_text().endswith(f"{len(mine)} findings ({said})")
+        cards = _by_class(section.walk(), "li", "finding")
+        assert cells[1:] == [str(summary.tools), *by_severity, f"{summary.tokens:,}",
+                             str(len(cards))]
+        assert sorted(c.attrs["data-severity"] for c in cards) == sorted(
+            f.severity.label for f in mine)
+
+
+def test_one_server_has_no_table_of_contents(example_page: str) -> None:
+    assert not [n for n in _parse(example_page) if n.tag == "nav"]
+
+
+def test_cut_chart_labels_never_read_the_same() -> None:
+    from mcplint.findings import ToolSummary
+    from mcplint.run import FileSummary
+
+    long = "get_customer_subscription_invoice_line_items_for_"
+    servers = {"acme-customer-relationship-platform": [long + "period", "search", "search"],
+               "acme-customer-relationship-platform-staging": [long + "period", long + "day"]}
+    files = tuple(
+        FileSummary(f"s{n}.json", len(names), 100, server=server, tool_details=tuple(
+            ToolSummary(name, "Does it.", 1000 - 10 * i - n, f"/tools/{i}", 10 + 20 * i, ())
+            for i, name in enumerate(names)))
+        for n, (server, names) in enumerate(servers.items()))
+    nodes = _parse(_html(Report((), (), files, "estimate")))
+    links = _by_class(nodes, "a", "bar-link")
+    labels = [next(n for n in a.walk() if "bar-label" in n.classes()).all_text() for a in links]
+    assert len(labels) == 5 and len(set(labels)) == 5, labels
+    assert all(len(label) <= 38 for label in labels)
+    # The two "…_period" tools keep the ends of their servers' names, which is where they differ.
+    periods = [label for label in labels if label.endswith("_period")]
+    assert len(periods) == 2 and any(label.split(" / ")[0].endswith("staging") for label in periods)
+    # The same name twice in one server is told apart by its line.
+    assert sorted(label for label in labels if "search" in label)[0].endswith("(line 30)")
+    for link, label in zip(links, labels, strict=True):
+        full = link.attrs["aria-label"].rsplit(": ", 1)[0]
+        assert full.endswith(label.split(" (line")[0].split("…")[-1])
+        assert link.attrs["title"].startswith(full + " (s")
+
+
+def test_rule_docs_render_their_markdown(example_page: str) -> None:
+    page = _html(run([str(EXAMPLE)], Selection(select=("PARAM002", "SPEC007"))))
+    nodes = _parse(page)
+    docs = {n.attrs["id"]: n for n in _by_class(nodes, "article", "rule")}
+    param = docs["rule-PARAM002"]
+    codes = [n.all_text() for n in param.walk() if n.tag == "code"]
+    # `unnamed` is code, and `` `owner` `` is code that shows its backticks.
+    assert "unnamed" in codes and "`owner`" in codes and "get_shipment(id)" in codes
+    (what,) = [n for n in _by_class(param.walk(), "div", "doc")][:1]
+    assert [n.tag for n in what.children] == ["p", "ul", "p"]
+    assert len([n for n in what.walk() if n.tag == "li"]) == 6
+    # No backtick is left as text outside a code element.
+    outside = "".join(p for n in param.walk() if n.tag != "code" for p in n.parts
+                      if isinstance(p, str))
+    assert "`" not in outside
+    # JSON examples stay pretty-printed blocks.
+    assert len(_by_class(docs["rule-SPEC007"].walk(), "pre", "bad")) == 1
+
+
+def test_doc_markdown_escapes_everything_and_knows_only_its_few_forms() -> None:
+    from mcplint.reporters.doctext import blocks, inline
+
+    assert inline("a `b` c") == "a <code>b</code> c"
+    assert inline("`` `owner` ``") == "<code>`owner`</code>"
+    assert inline("x ``a`b`` y") == "x <code>a`b</code> y"
+    assert inline("an unclosed `tick and **bold** [link](javascript:x)") == \
+        "an unclosed `tick and **bold** [link](javascript:x)"
+    assert inline("<script>`<b onclick=\"x\">&`</script>") == (
+        "&lt;script&gt;<code>&lt;b onclick=&#34;x&#34;&gt;&amp;</code>&lt;/script&gt;")
+    assert blocks("One\nline.\n\n- `x`: first;\n- second\n  goes on\n\nAfter.") == (
+        "<p>One\nline.</p><ul><li><code>x</code>: first;</li><li>second\ngoes on</li></ul>"
+        "<p>After.</p>")
+    assert blocks('Intro\n```json\n{"a": "</code></pre><script>x</script>"}\n```\nend') == (
+        '<p>Intro</p><pre><code>{&#34;a&#34;: &#34;&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;x'
+        '&lt;/script&gt;&#34;}</code></pre><p>end</p>')
+    assert blocks("~~~~\nunclosed ``` inside\n~~~\n") == \
+        "<pre><code>unclosed ``` inside\n~~~\n</code></pre>"
+    # Invisible and bidi characters are written out, in code as in text.
+    assert blocks("\u202e`\u200b`") == "<p>\\u202e<code>\\u200b</code></p>"
+
+
+def test_hostile_rule_docs_stay_text() -> None:
+    from dataclasses import replace
+
+    from mcplint.findings import RuleInfo, Severity
+
+    report = run([str(EXAMPLE)], Selection(select=("SPEC007",)))
+    payload = "<img src=x onerror=alert(1)>`<script>alert(2)</script>`"
+    hostile = RuleInfo("SPEC007", "required-property-missing", payload, Severity.ERROR, (),
+                       payload + "\n\n- " + payload + "\n\n```\n" + payload + "\n```",
+                       "</p></div><svg onload=alert(3)>", "not json: " + payload,
+                       '{"x": "</pre><script>alert(4)</script>"}')
+    nodes = _parse(_html(replace(report, rules={"SPEC007": hostile})))
+    # The meter, a bar for each of the example's five tools, the report's own script.
+    assert [n.tag for n in nodes if n.tag in {"script", "img", "svg", "iframe"}] == \
+        ["svg"] * 6 + ["script"]
+    assert not [n for n in nodes for a in n.attrs if a.startswith("on")]
+    (doc,) = _by_class(nodes, "article", "rule")
+    assert "<script>alert(2)</script>" in [n.all_text() for n in doc.walk() if n.tag == "code"]
+    assert "<img src=x onerror=alert(1)>" in doc.all_text()

@@ -14,7 +14,7 @@ import base64
 import hashlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import resources
@@ -33,6 +33,11 @@ TOOL_BUDGET = 1_000
 # A chart of a thousand bars says less than its top; the rest are counted under it.
 CHART_BARS = 40
 CHART_LABEL_CHARS = 38
+CHART_SERVER_CHARS = 14  # a server's share of a label that had to be told apart from another
+# A report with more finding cards than this starts with every server folded: the browser lays
+# out only the servers a reader opens (the corpus of 65 servers has about 4,000 cards, and laying
+# them all out took seconds). Smaller reports open fully, as they always did.
+OPEN_FINDINGS = 300
 
 SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
 
@@ -73,14 +78,21 @@ class ServerView:
     def over_budget(self) -> bool:
         return self.tokens > MANIFEST_BUDGET
 
+    @property
+    def counts(self) -> dict[str, int]:
+        """Findings by severity label, the server's own and its tools'."""
+        every = [*self.findings, *(f for tool in self.tools for f in tool.findings)]
+        return {s.label: sum(1 for f in every if f.severity is s) for s in SEVERITIES}
+
 
 @dataclass(frozen=True)
 class Bar:
-    label: str
+    label: str  # as shown: cut to CHART_LABEL_CHARS, and never the same as another bar's
+    full: str  # uncut, for the tooltip and for screen readers
+    where: str  # file and line, which tells apart even tools of the same name
     tokens: int
     anchor: str
-    y: int
-    width: float
+    width: float  # in the plot's units, PLOT_UNITS wide
     over: bool
 
 
@@ -88,12 +100,13 @@ class Bar:
 class Chart:
     bars: tuple[Bar, ...]
     hidden: int  # tools not drawn because they are cheaper than the last bar
-    width: int
-    height: int
-    label_width: int
-    plot_width: int
+    scale_max: int  # the tokens a full-width bar stands for
     budget_x: float
-    ticks: tuple[tuple[float, int], ...]
+
+
+# Each bar is drawn in a small SVG stretched to the width its row has, so the labels are HTML
+# text that keeps its size and wraps on a phone instead of shrinking with a drawing.
+PLOT_UNITS = 1000
 
 
 def _owner(finding: Finding, tools: Sequence[ToolView]) -> ToolView | None:
@@ -153,6 +166,49 @@ def _label(tool: str, server: str | None) -> str:
     return f"{_shorten(server, room)} / {name}"
 
 
+def _keep_ends(text: str, limit: int) -> str:
+    """Cut from the middle: names that share a long start usually differ at the end."""
+    if len(text) <= limit:
+        return text
+    head = limit // 3
+    return text[:head] + "…" + text[len(text) - (limit - head - 1):]
+
+
+def _both_ends(server: str | None, tool: str, limit: int) -> str:
+    """The label with server and tool each cut from the middle, so the ends of both show."""
+    if server is None:
+        return _keep_ends(tool, limit)
+    room = max(limit - len(_keep_ends(server, CHART_SERVER_CHARS)) - 3, 8)
+    tool_part = _keep_ends(tool, room)
+    return f"{_keep_ends(server, limit - len(tool_part) - 3)} / {tool_part}"
+
+
+def _distinct(labels: list[str], parts: Sequence[tuple[str | None, str, int]]) -> list[str]:
+    """Labels that read the same get told apart: first by keeping the ends of the server's and
+    the tool's names, then by the tool's line, last by a number, so no two bars read alike."""
+    def suffixed(index: int, suffix: str) -> str:
+        server, tool, _ = parts[index]
+        return _both_ends(server, tool, CHART_LABEL_CHARS - len(suffix)) + suffix
+
+    steps: tuple[Callable[[int, int], str], ...] = (
+        lambda i, k: _both_ends(parts[i][0], parts[i][1], CHART_LABEL_CHARS),
+        lambda i, k: suffixed(i, f" (line {parts[i][2]})"),
+        lambda i, k: suffixed(i, f" #{k}"),
+    )
+    labels = list(labels)
+    for step in steps:
+        groups: dict[str, list[int]] = {}
+        for index, label in enumerate(labels):
+            groups.setdefault(label, []).append(index)
+        clashes = [group for group in groups.values() if len(group) > 1]
+        if not clashes:
+            break
+        for group in clashes:
+            for number, index in enumerate(group, start=1):
+                labels[index] = step(index, number)
+    return labels
+
+
 def _nice_step(span: int) -> int:
     """A round tick step giving four to ten ticks over the span."""
     step = 1
@@ -169,21 +225,21 @@ def _chart(servers: Sequence[ServerView]) -> Chart:
     tools = sorted(((tool, server) for server in servers for tool in server.tools),
                    key=lambda pair: -pair[0].tokens)
     drawn = tools[:CHART_BARS]
-    label_width, plot_width, row = 300, 560, 22
     top = max([TOOL_BUDGET, *(tool.tokens for tool, _ in drawn)])
     step = _nice_step(top)
     scale_max = -(-top // step) * step
-    per_token = plot_width / scale_max
+    per_token = PLOT_UNITS / scale_max
+    fulls = [f"{server.title} / {tool.name}" if several else tool.name for tool, server in drawn]
+    parts = [(server.title if several else None, tool.name, tool.line) for tool, server in drawn]
+    labels = _distinct([_label(tool, server) for server, tool, _ in parts], parts)
     bars = tuple(
-        Bar(label=_label(tool.name, server.title if several else None),
-            tokens=tool.tokens, anchor=tool.anchor, y=number * row,
-            width=max(tool.tokens * per_token, 1.0), over=tool.tokens > TOOL_BUDGET)
-        for number, (tool, server) in enumerate(drawn)
+        Bar(label=label, full=full, where=f"{server.file}:{tool.line}", tokens=tool.tokens,
+            anchor=tool.anchor, width=max(tool.tokens * per_token, 2.0),
+            over=tool.tokens > TOOL_BUDGET)
+        for label, full, (tool, server) in zip(labels, fulls, drawn, strict=True)
     )
-    ticks = tuple((value * per_token, value) for value in range(0, scale_max + 1, step))
-    return Chart(bars=bars, hidden=len(tools) - len(drawn), width=label_width + plot_width + 70,
-                 height=len(bars) * row + 30, label_width=label_width, plot_width=plot_width,
-                 budget_x=TOOL_BUDGET * per_token, ticks=ticks)
+    return Chart(bars=bars, hidden=len(tools) - len(drawn), scale_max=scale_max,
+                 budget_x=TOOL_BUDGET * per_token)
 
 
 def _csp_hash(code: str) -> str:
@@ -217,6 +273,14 @@ def _rule_docs(report: Report, findings: Sequence[Finding]) -> list[RuleInfo]:
     return [rules[code] for code in sorted(rules) if code in fired]
 
 
+def _is_json(example: str) -> bool:
+    try:
+        json.loads(example)
+    except ValueError:
+        return False
+    return True
+
+
 def _pretty_json(example: str) -> str:
     try:
         return json.dumps(json.loads(example), indent=2, ensure_ascii=False)
@@ -239,7 +303,13 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     env = Environment(loader=PackageLoader("mcplint.reporters", "templates"),
                       autoescape=True, undefined=StrictUndefined, trim_blocks=True,
                       lstrip_blocks=True, keep_trailing_newline=True, finalize=_finalize)
+    from mcplint.reporters import doctext
+
     env.filters["pretty_json"] = _pretty_json
+    # Rule docs only: their Markdown becomes markup, every character of it escaped first.
+    env.filters["doc_inline"] = doctext.inline
+    env.filters["doc_blocks"] = doctext.blocks
+    env.tests["json"] = _is_json
     css, script = _asset("report.css"), _asset("report.js")
     servers = _servers(report)
     total_tokens = sum(s.tokens for s in servers)
@@ -257,6 +327,8 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
         files=[f.file for f in report.files],
         skipped=[f for f in report.files if f.skipped is not None],
         servers=servers,
+        # One server is opened whatever its size: folding it would only add a click.
+        open_servers=len(report.findings) <= OPEN_FINDINGS or len(servers) == 1,
         tool_count=sum(len(s.tools) for s in servers),
         finding_count=len(report.findings),
         counts=counts,
@@ -270,6 +342,7 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
         tools_over=sum(1 for s in servers for t in s.tools if t.tokens > TOOL_BUDGET),
         token_method=report.token_method or "not counted",
         chart=_chart(servers),
+        plot_units=PLOT_UNITS,
         rules=_rule_docs(report, report.findings),
         input_errors=list(report.errors),
         unfixable=unfixable_files(report),
