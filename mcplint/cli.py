@@ -349,15 +349,26 @@ def rules(fmt: str) -> None:
 @main.command()
 @click.argument("rule")
 def explain(rule: str) -> None:
-    """Show a rule's documentation: what it flags, why, examples and options."""
-    from mcplint.explain import render_rule
+    """Show a rule's documentation: what it flags, why, examples and options.
+
+    RULE is a rule's code or name, or a change code of `mcplint diff` (BREAK001, RISK001,
+    DRIFT001, ...).
+    """
+    from mcplint.diff import KINDS
+    from mcplint.explain import render_change, render_rule
 
     linter = _linter()
     found = linter.rule(rule) or linter.rule(rule.upper())
     if found is None:
+        change = KINDS.get(rule.lower()) or next(
+            (k for k in KINDS.values() if k.code == rule.upper()), None)
+        if change is not None:
+            click.echo(render_change(change))
+            return
         from rapidfuzz import process
 
-        keys = [*linter.rules, *(r.name for r in linter.rules.values())]
+        keys = [*linter.rules, *(r.name for r in linter.rules.values()),
+                *(k.code for k in KINDS.values())]
         guess = process.extractOne(rule, keys, score_cutoff=60)
         hint = f'; did you mean "{guess[0]}"?' if guess else "; see `mcplint rules`"
         _fail(f'no rule "{rule}"{hint}')
