@@ -249,15 +249,20 @@ def test_sarif_is_valid_with_sources_fixes_and_suggestions(work: Path) -> None:
     results = _results(work)
     vague = results["DESC001"]
     assert vague["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": "server.py"},
+        "artifactLocation": {"uri": "server.py", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 8, "startColumn": 5, "endLine": 8, "endColumn": 33}}
     assert _span(SERVER, 8, 5, 8, 33) == '"""Set a ticket\'s status."""'
     assert vague["locations"][0]["logicalLocations"] == [
         {"fullyQualifiedName": "set_status", "kind": "function"}]
     assert vague["relatedLocations"] == [{
-        "id": 1, "physicalLocation": {"artifactLocation": {"uri": "tools.json"},
-                                      "region": {"startLine": 5, "startColumn": 7}},
+        "id": 1, "physicalLocation": {"artifactLocation": {"uri": "tools.json",
+                                                           "uriBaseId": "%SRCROOT%"},
+                                      "region": {"startLine": 5, "startColumn": 7,
+                                                 "endLine": 5, "endColumn": 46}},
         "message": {"text": "manifest (/tools/0/description)"}}]
+    # The manifest region spans the whole member: key, colon and value.
+    assert _span(MANIFEST, 5, 7, 5, 46).startswith('"description": "')
+    assert _span(MANIFEST, 5, 7, 5, 46).endswith('"')
     assert vague["message"]["text"] == (
         'Tool "set_status" has a description that only restates its name.\n\nSuggestion: '
         "Say what it acts on and how: \"Set a ticket's status; closing notifies the "
@@ -265,11 +270,13 @@ def test_sarif_is_valid_with_sources_fixes_and_suggestions(work: Path) -> None:
     assert vague["properties"]["suggestion"].startswith("Say what it acts on")
     assert "fixes" not in vague
     enum = results["PARAM001"]
-    assert enum["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "tools.json"}
+    assert enum["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "tools.json",
+                                                                         "uriBaseId": "%SRCROOT%"}
     assert "relatedLocations" not in enum
     assert enum["fixes"] == [{
         "description": {"text": 'Add "enum": ["open", "pending", "closed"] to "status"'},
-        "artifactChanges": [{"artifactLocation": {"uri": "tools.json"}, "replacements": [{
+        "artifactChanges": [{"artifactLocation": {"uri": "tools.json", "uriBaseId": "%SRCROOT%"},
+                             "replacements": [{
             "deletedRegion": {"startLine": 9, "startColumn": 80, "endLine": 9,
                               "endColumn": 80},
             "insertedContent": {"text": ', "enum": ["open", "pending", "closed"]'}}]}]}]
@@ -322,7 +329,7 @@ def test_sarif_fingerprints_do_not_depend_on_the_source(work: Path) -> None:
     assert {c: r["partialFingerprints"] for c, r in with_source.items()} == \
         {c: r["partialFingerprints"] for c, r in without.items()}
     assert without["DESC001"]["locations"][0]["physicalLocation"]["artifactLocation"] == \
-        {"uri": "tools.json"}
+        {"uri": "tools.json", "uriBaseId": "%SRCROOT%"}
 
 
 def test_sarif_has_no_fixes_for_a_file_not_in_the_repository(work: Path) -> None:
@@ -521,7 +528,7 @@ def test_a_live_python_server_is_reported_at_its_docstring(monkeypatch: pytest.M
                   if r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
                   == "get_invoice")
     assert result["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": server},
+        "artifactLocation": {"uri": server, "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 40, "startColumn": 5, "endLine": 40, "endColumn": 23}}
     # The server is named server.py, but the snapshot's lines are not that file's lines.
     assert result["relatedLocations"] == [{

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from mcplint.findings import Finding, Severity
+from mcplint.links import documented, rule_url
 from mcplint.reporters import ReportOptions, printable, unfixable_files
 from mcplint.reporters.visible import reveal
 from mcplint.run import Report
@@ -156,9 +157,17 @@ def _where(finding: Finding) -> str:
     return f"{code(f'{source.file}:{source.line}:{source.column}')} (manifest line {finding.line})"
 
 
+def rule_link(rule_code: str) -> str:
+    """The rule's code, linked to its page when it has one (a built-in rule or diff change;
+    a rule of the user's own pack has none).  The code is ours, never third-party text, and
+    the URL is built from mcplint.links alone."""
+    shown = code(rule_code)
+    return f"[{shown}]({rule_url(rule_code)})" if documented(rule_code) else shown
+
+
 def _finding_item(finding: Finding, can_fix: bool = True) -> str:
     first, _, rest = reveal(finding.message).partition("\n")
-    item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
+    item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {rule_link(finding.code)} "
             f"{text(finding.name)}, {_where(finding)}: {text(first)}")
     if rest.strip():
         # Multi-line messages (a description diff) keep their lines in a fenced block.
