@@ -221,10 +221,12 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         floor = Severity.parse(min_severity)
         shown = replace(report, findings=tuple(f for f in report.findings
                                                if f.severity >= floor))
+    final = EXIT_ERROR if fixed is not None and fixed.failed else code
     options = ReportOptions(color=False if output else color, quiet=quiet > 0,
                             statistics=statistics, show_fixes=show_fixes,
                             width=0 if output else None,
-                            hidden=len(report.findings) - len(shown.findings))
+                            hidden=len(report.findings) - len(shown.findings),
+                            **_verdict(fail_on, exit_zero, final))
     silent = quiet >= 2
     if not (silent and (output is None or str(output) == "-")):
         _write(get_reporter(fmt), shown, output, options)
@@ -234,7 +236,17 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
             click.echo(f"error: {_shown(str(error))}", err=True)
     if fixed is not None and not quiet:
         click.echo(fixed.summary, err=True)
-    sys.exit(EXIT_ERROR if fixed is not None and fixed.failed else code)
+    sys.exit(final)
+
+
+def _verdict(fail_on: str, exit_zero: bool, exit_code: int) -> dict[str, Any]:
+    """What the reporters need to agree with the exit code: the severity that fails the run
+    (none with --fail-on never or --exit-zero), as the user said it, and the code itself."""
+    if fail_on == "never" or exit_zero:
+        return {"fail_on": None, "fail_on_label": "never" if fail_on == "never"
+                else "--exit-zero", "exit_code": exit_code}
+    return {"fail_on": Severity.parse(fail_on), "fail_on_label": fail_on,
+            "exit_code": exit_code}
 
 
 def _selection(select: tuple[str, ...], extend_select: tuple[str, ...],
@@ -408,13 +420,15 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     result = _lint(targets, select, extend_select, ignore, config_path, live, source,
                    target_spec)
     _notes(result, verbose)
-    _write(get_reporter("html"), result, output, ReportOptions(color=False))
+    code = exit_code([f.severity for f in result.findings], len(result.errors), fail_on)
+    _write(get_reporter("html"), result, output,
+           ReportOptions(color=False, **_verdict(fail_on, False, code)))
     if str(output) != "-":
         tools = sum(f.tools for f in result.linted)
         click.echo(f"Wrote {output}: {len(result.findings)} findings in {tools} tools.", err=True)
     for error in result.errors:
         click.echo(f"error: {_shown(str(error))}", err=True)
-    sys.exit(exit_code([f.severity for f in result.findings], len(result.errors), fail_on))
+    sys.exit(code)
 
 
 @main.command()
@@ -444,14 +458,14 @@ def diff(old: str, new: str, fmt: str, output: Path | None, fail_on: str) -> Non
     if before is None or after is None:
         sys.exit(EXIT_ERROR)
     changes = snapshot_diff.compare(before, after)
+    code = (EXIT_ERROR if old_errors or new_errors
+            else EXIT_FINDINGS if snapshot_diff.failed(changes, fail_on) else EXIT_OK)
     if output:
         try:
             with open(output, "w", encoding="utf-8") as handle:
-                snapshot_diff.render(changes, before, after, fmt, handle)
+                snapshot_diff.render(changes, before, after, fmt, handle, fail_on, code)
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror}")
     else:
-        snapshot_diff.render(changes, before, after, fmt, sys.stdout)
-    if old_errors or new_errors:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if snapshot_diff.failed(changes, fail_on) else EXIT_OK)
+        snapshot_diff.render(changes, before, after, fmt, sys.stdout, fail_on, code)
+    sys.exit(code)

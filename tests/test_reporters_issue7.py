@@ -28,6 +28,7 @@ from mcplint.findings import (
     TextEdit,
     ToolSummary,
 )
+from mcplint.links import rule_url
 from mcplint.reporters import ReportOptions, get_reporter
 from mcplint.reporters import text as text_reporter
 from mcplint.reporters.sarif import as_dict as sarif
@@ -373,9 +374,13 @@ def test_github_annotations_sit_on_the_source_with_the_suggestion(work: Path) ->
 
 def test_junit_failure_lists_source_help_fix_and_manifest() -> None:
     root = ET.fromstring(_render("junit", _report()))
-    failure = root.find("testsuite/testcase[@name='set_status']/failure")
-    assert failure is not None and failure.text is not None
-    assert failure.text.splitlines() == [
+    # A case per finding; at the default --fail-on error none of these (warning, info,
+    # warning) fails, so each case carries its finding as output after a line saying so.
+    cases = [c for c in root.iter("testcase") if (c.get("name") or "").startswith("set_status")]
+    assert len(cases) == 3
+    texts = [(c.findtext("failure") or c.findtext("system-out") or "").split(":\n", 1)[-1]
+             for c in cases]
+    assert "\n".join(texts).splitlines() == [
         'server.py:7:1: warning SAFE003 missing-annotations: Tool "set_status" changes state '
         "but declares no annotations.",
         '  help: Declare "annotations": {"readOnlyHint": false}.',
@@ -395,11 +400,13 @@ def test_junit_failure_lists_source_help_fix_and_manifest() -> None:
 
 def test_markdown_shows_both_places_and_the_suggestion_escaped() -> None:
     page = _render("markdown", _report())
-    assert ('- 🔵 **info** `DESC001` vague-description, `server.py:8:5` (manifest line 5): '
+    assert (f'- 🔵 **info** [`DESC001`]({rule_url("DESC001")}) vague-description, '
+            '`server.py:8:5` (manifest line 5): '
             'Tool "set\\_status" has a description that only restates its name.\n'
             "  - **Suggestion:** Say what it acts on and how: \"Set a ticket's status; closing "
             'notifies the requester."\n') in page
-    assert ("- 🟡 **warning** `PARAM001` closed-set-without-enum, line 9: Parameter "
+    assert (f"- 🟡 **warning** [`PARAM001`]({rule_url('PARAM001')}) closed-set-without-enum, "
+            "line 9: Parameter "
             '"status" of "set\\_status" lists its values in prose.\n'
             '  - **Suggestion:** Add "enum": \\["open", "pending", "closed"\\].\n'
             '  - **Safe fix:** Add "enum": \\["open", "pending", "closed"\\] to "status" '

@@ -236,8 +236,30 @@ def input_errors_section(report: Report) -> str:
     return "### Input errors\n\n" + "\n".join(lines)
 
 
-def document(report: Report, title: str = "mcplint") -> str:
-    head = [f"## {title}", headline(report)]
+def verdict(report: Report, options: ReportOptions) -> str:
+    """Whether the run failed, and on what, as the exit code says it; empty when the report
+    was not written by a run (no exit code to agree with)."""
+    if options.exit_code is None:
+        return ""
+    label = options.fail_on_label
+    flag = code(label if label.startswith("--") else f"--fail-on {label}")
+    failing = options.failing(report)
+    parts = []
+    if failing:
+        parts.append(f"{_plural(failing, 'finding')} at or above {flag}")
+    if report.errors:
+        parts.append(_plural(len(report.errors), "input error"))
+    if options.exit_code != 0:
+        why = " and ".join(parts) or "see the log"
+        return f"**Failed** (exit code {options.exit_code}): {why}."
+    if options.fail_on is None:
+        return f"**Passed**: nothing fails this run ({flag})."
+    return f"**Passed**: no finding at or above {flag}."
+
+
+def document(report: Report, title: str = "mcplint",
+             options: ReportOptions | None = None) -> str:
+    head = [f"## {title}", headline(report), verdict(report, options or ReportOptions())]
     if report.linted:
         head.append(summary_table(report))
     head.append(input_errors_section(report))
@@ -249,4 +271,4 @@ def document(report: Report, title: str = "mcplint") -> str:
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    out.write(printable(document(report)))
+    out.write(printable(document(report, options=options)))

@@ -206,8 +206,10 @@ def message_text(finding: Finding) -> str:
     return reveal(finding.message)
 
 
-def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
+def as_dict(report: Report, root: Path | None = None,
+            options: ReportOptions | None = None) -> dict[str, Any]:
     root = root or Path.cwd()
+    options = options or ReportOptions()
     rules = dict(report.rules)
     for finding in report.findings:
         rules.setdefault(finding.code, _placeholder(finding))
@@ -266,6 +268,13 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
          "locations": [_location(error.file, error.line, error.column, root)]}
         for error in report.errors
     ]
+    invocation: dict[str, Any] = {"executionSuccessful": not report.errors,
+                                  "toolExecutionNotifications": notifications}
+    if options.exit_code is not None:
+        # The process's own exit code, so a consumer of the file alone agrees with the run.
+        invocation["exitCode"] = options.exit_code
+    invocation["properties"] = {"fail-on": options.fail_on_label,
+                                "failures": options.failing(report)}
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -280,8 +289,7 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
             "originalUriBaseIds": {SRCROOT: {"description": {
                 "text": "The directory mcplint ran in (the repository root in CI); every "
                         "artifact URI is relative to it."}}},
-            "invocations": [{"executionSuccessful": not report.errors,
-                             "toolExecutionNotifications": notifications}],
+            "invocations": [invocation],
             "columnKind": "unicodeCodePoints",
             "results": results,
         }],
@@ -289,4 +297,5 @@ def as_dict(report: Report, root: Path | None = None) -> dict[str, Any]:
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    out.write(printable(json.dumps(as_dict(report), indent=2, ensure_ascii=False)) + "\n")
+    out.write(printable(json.dumps(as_dict(report, options=options), indent=2,
+                                   ensure_ascii=False)) + "\n")
