@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -193,7 +193,15 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         raise click.UsageError(f"--statistics prints a table or JSON; it does not apply to "
                                f"--output-format {fmt}")
     fixed = None
-    if fix or show_diff:
+    stdin: TextIO = sys.stdin
+    # `check --fix -`, as `ruff check --fix -`: the fixed document goes to standard output,
+    # and the report of what is left to standard error (or to -o).  With other targets too,
+    # standard input is linted but not fixed (a note says so), as before.
+    fix_stdin = fix and not show_diff and targets == ("-",) and not live.targets
+    if fix_stdin:
+        fixed, stdin = _fix_stdin(select, extend_select, ignore, config_path, target_spec,
+                                  stdin_filename)
+    elif fix or show_diff:
         fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff,
                      target_spec, files)
         if show_diff:
@@ -201,7 +209,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
             sys.exit(EXIT_OK if exit_zero and fixed.diff_exit_code == EXIT_FINDINGS
                      else fixed.diff_exit_code)
     report = _lint(targets, select, extend_select, ignore, config_path, live, source,
-                   target_spec, files, stdin_filename)
+                   target_spec, files, stdin_filename, stdin)
     _notes(report, verbose)
     if fail_on is None:
         try:
@@ -229,7 +237,8 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
                             **_verdict(fail_on, exit_zero, final))
     silent = quiet >= 2
     if not (silent and (output is None or str(output) == "-")):
-        _write(get_reporter(fmt), shown, output, options)
+        _write(get_reporter(fmt), shown, output, options,
+               sys.stderr if fix_stdin else sys.stdout)
     if report.errors and not silent and (output or fmt not in TERMINAL_FORMATS):
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
@@ -275,10 +284,39 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
         raise  # unreachable: _fail exits
 
 
+def _fix_stdin(select: tuple[str, ...], extend_select: tuple[str, ...],
+               ignore: tuple[str, ...], config_path: Path | None, target_spec: str | None,
+               stdin_filename: str | None) -> tuple[FixOutcome, TextIO]:
+    """Fix standard input and write the result to standard output (unchanged when nothing
+    applies or it does not parse); the fixed text is what is then linted and reported."""
+    import io
+
+    from mcplint.config import ConfigError
+    from mcplint.fixes.command import FixOutcome
+    from mcplint.fixes.files import fix_stdin
+    from mcplint.loaders.files import STDIN
+
+    text = sys.stdin.read()
+    try:
+        result = fix_stdin(text, stdin_filename or STDIN, _selection(select, extend_select,
+                           ignore, target_spec), config_path, stdin_filename or ".")
+    except ConfigError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+    if result.error is not None:
+        click.echo(f"error: {stdin_filename or STDIN}: {result.error}", err=True)
+    sys.stdout.write(result.text)
+    sys.stdout.flush()
+    problems = len(result.applied)
+    outcome = FixOutcome(problems, 1 if problems else 0, result.error is not None, False)
+    return outcome, io.StringIO(result.text)
+
+
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
           ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
           source: Path | None = None, target_spec: str | None = None,
-          files: FileOptions | None = None, stdin_filename: str | None = None) -> Report:
+          files: FileOptions | None = None, stdin_filename: str | None = None,
+          stdin: TextIO | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.run import run
@@ -286,7 +324,7 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
 
     selection = _selection(select, extend_select, ignore, target_spec)
     try:
-        return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
+        return run(list(targets), selection, config_path, stdin=stdin or sys.stdin, live=live,
                    source_roots=SourceRoots.from_option(source, Path.cwd()), files_options=files,
                    stdin_filename=stdin_filename)
     except ConfigError as exc:
@@ -295,10 +333,11 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
 
 
 def _write(reporter: Reporter, report: Report, output: Path | None,
-           options: ReportOptions) -> None:
-    """Render to a file, or to standard output when there is none (or it is ``-``)."""
+           options: ReportOptions, stream: TextIO | None = None) -> None:
+    """Render to a file, or to ``stream`` (standard output) when there is none (or it is
+    ``-``)."""
     if output is None or str(output) == "-":
-        reporter(report, sys.stdout, options)
+        reporter(report, stream or sys.stdout, options)
         return
     try:
         with open(output, "w", encoding="utf-8") as handle:
@@ -402,14 +441,16 @@ def explain(rule: str) -> None:
 @click.option("--ignore", multiple=True, help="Rules not to run.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Use this config file instead of discovering one.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Report only findings not recorded in this baseline file (as check does).")
 @_SOURCE_OPTION
 @_TARGET_SPEC_OPTION
 @_VERBOSE_OPTION
 @live_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
-           config_path: Path | None, source: Path | None, target_spec: str | None,
-           verbose: bool, live: LiveOptions) -> None:
+           config_path: Path | None, baseline: Path | None, source: Path | None,
+           target_spec: str | None, verbose: bool, live: LiveOptions) -> None:
     """Write a self-contained HTML report for reviewers (same as check --format html).
 
     Findings per server and tool with the rule docs, token costs against the budgets, and
@@ -420,6 +461,8 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     result = _lint(targets, select, extend_select, ignore, config_path, live, source,
                    target_spec)
     _notes(result, verbose)
+    if baseline:
+        result = _baseline(result, baseline, None)
     code = exit_code([f.severity for f in result.findings], len(result.errors), fail_on)
     _write(get_reporter("html"), result, output,
            ReportOptions(color=False, **_verdict(fail_on, False, code)))
