@@ -134,6 +134,10 @@ _MIN_SEVERITY = ("info", "warning", "error")
               "machine format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report to this file instead of standard output.")
+@click.option("--output-file", "output_files", multiple=True, metavar="FORMAT=PATH",
+              callback=lambda ctx, param, value: _output_files(value),
+              help="Also write the report in FORMAT to PATH, from the same run (repeatable: "
+              "--output-file sarif=mcplint.sarif --output-file json=report.json).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Lowest severity that makes the exit code 1 [default: error, or the config's]. "
               "It counts every finding, also those --min-severity does not show.")
@@ -180,7 +184,8 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
           baseline: Path | None, write_baseline: Path | None, fix: bool, show_diff: bool,
           source: Path | None, target_spec: str | None, verbose: bool,
           live: LiveOptions, files: FileOptions, exit_zero: bool,
-          min_severity: str | None, show_fixes: bool, stdin_filename: str | None) -> None:
+          min_severity: str | None, show_fixes: bool, stdin_filename: str | None,
+          output_files: tuple[tuple[str, Path], ...]) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -239,6 +244,12 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     if not (silent and (output is None or str(output) == "-")):
         _write(get_reporter(fmt), shown, output, options,
                sys.stderr if fix_stdin else sys.stdout)
+    # Every other report of the same run: one lint, many formats (CI writes SARIF for code
+    # scanning and annotations for the log at once).  Files are for machines: no colour,
+    # no wrapping, never quiet.
+    for extra_fmt, path in output_files:
+        _write(get_reporter(extra_fmt), shown, path,
+               replace(options, color=False, width=0, quiet=False, statistics=False))
     if report.errors and not silent and (output or fmt not in TERMINAL_FORMATS):
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
@@ -246,6 +257,25 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
     if fixed is not None and not quiet:
         click.echo(fixed.summary, err=True)
     sys.exit(final)
+
+
+def _output_files(values: Sequence[str]) -> tuple[tuple[str, Path], ...]:
+    """Parse the repeatable ``--output-file FORMAT=PATH``."""
+    parsed = []
+    for value in values:
+        fmt, sep, path = value.partition("=")
+        fmt = fmt.strip().lower()
+        if not sep or not path:
+            raise click.BadParameter(f"{value!r}: give FORMAT=PATH, e.g. sarif=mcplint.sarif",
+                                     param_hint="--output-file")
+        if fmt not in FORMATS:
+            raise click.BadParameter(f"{value!r}: unknown format {fmt!r}; one of "
+                                     f"{', '.join(FORMATS)}", param_hint="--output-file")
+        if path == "-":
+            raise click.BadParameter(f"{value!r}: standard output is for --output-format; "
+                                     "give a file", param_hint="--output-file")
+        parsed.append((fmt, Path(path)))
+    return tuple(parsed)
 
 
 def _verdict(fail_on: str, exit_zero: bool, exit_code: int) -> dict[str, Any]:

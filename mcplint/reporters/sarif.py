@@ -20,6 +20,7 @@ JSON report does, and so does a fix's ``insertedContent``, which is what gets wr
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, TextIO
@@ -208,7 +209,7 @@ def message_text(finding: Finding) -> str:
 
 def as_dict(report: Report, root: Path | None = None,
             options: ReportOptions | None = None) -> dict[str, Any]:
-    root = root or Path.cwd()
+    root = root or source_root()
     options = options or ReportOptions()
     rules = dict(report.rules)
     for finding in report.findings:
@@ -287,8 +288,8 @@ def as_dict(report: Report, root: Path | None = None,
                 "rules": [_rule(rules[code]) for code in ordered],
             }},
             "originalUriBaseIds": {SRCROOT: {"description": {
-                "text": "The directory mcplint ran in (the repository root in CI); every "
-                        "artifact URI is relative to it."}}},
+                "text": "The repository root (GITHUB_WORKSPACE in GitHub Actions, else the "
+                        "directory mcplint ran in); every artifact URI is relative to it."}}},
             "invocations": [invocation],
             "columnKind": "unicodeCodePoints",
             "results": results,
@@ -296,6 +297,14 @@ def as_dict(report: Report, root: Path | None = None,
     }
 
 
+def source_root() -> Path:
+    """What %SRCROOT% stands for: the repository in GitHub Actions (GITHUB_WORKSPACE, which
+    code scanning resolves paths against, also when mcplint runs in a subdirectory of it),
+    else the working directory."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    return Path(workspace) if workspace else Path.cwd()
+
+
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    out.write(printable(json.dumps(as_dict(report, options=options), indent=2,
+    out.write(printable(json.dumps(as_dict(report, source_root(), options), indent=2,
                                    ensure_ascii=False)) + "\n")
