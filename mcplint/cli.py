@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -175,6 +175,10 @@ _MIN_SEVERITY = ("info", "warning", "error")
               "machine format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the report to this file instead of standard output.")
+@click.option("--output-file", "output_files", multiple=True, metavar="FORMAT=PATH",
+              callback=lambda ctx, param, value: _output_files(value),
+              help="Also write the report in FORMAT to PATH, from the same run (repeatable: "
+              "--output-file sarif=mcplint.sarif --output-file json=report.json).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Lowest severity that makes the exit code 1 [default: error, or the config's]. "
               "It counts every finding, also those --min-severity does not show.")
@@ -223,7 +227,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
           source: Path | None, target_spec: str | None, verbose: bool,
           live: LiveOptions, files: FileOptions, exit_zero: bool,
           min_severity: str | None, show_fixes: bool, stdin_filename: str | None,
-          clients: dict[str, Any]) -> None:
+          clients: dict[str, Any], output_files: tuple[tuple[str, Path], ...]) -> None:
     """Lint tool manifests: files, directories, or - for standard input.
 
     With no TARGETS, lint the JSON files under the current directory that the config's
@@ -236,7 +240,15 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         raise click.UsageError(f"--statistics prints a table or JSON; it does not apply to "
                                f"--output-format {fmt}")
     fixed = None
-    if fix or show_diff:
+    stdin: TextIO = sys.stdin
+    # `check --fix -`, as `ruff check --fix -`: the fixed document goes to standard output,
+    # and the report of what is left to standard error (or to -o).  With other targets too,
+    # standard input is linted but not fixed (a note says so), as before.
+    fix_stdin = fix and not show_diff and targets == ("-",) and not live.targets
+    if fix_stdin:
+        fixed, stdin = _fix_stdin(select, extend_select, ignore, config_path, target_spec,
+                                  stdin_filename)
+    elif fix or show_diff:
         fixed = _fix(targets, select, extend_select, ignore, config_path, live, show_diff,
                      target_spec, files, clients)
         if show_diff:
@@ -244,7 +256,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
             sys.exit(EXIT_OK if exit_zero and fixed.diff_exit_code == EXIT_FINDINGS
                      else fixed.diff_exit_code)
     report = _lint(targets, select, extend_select, ignore, config_path, live, source,
-                   target_spec, files, stdin_filename, clients)
+                   target_spec, files, stdin_filename, clients, stdin)
     _notes(report, verbose)
     if fail_on is None:
         try:
@@ -264,20 +276,58 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
         floor = Severity.parse(min_severity)
         shown = replace(report, findings=tuple(f for f in report.findings
                                                if f.severity >= floor))
+    final = EXIT_ERROR if fixed is not None and fixed.failed else code
     options = ReportOptions(color=False if output else color, quiet=quiet > 0,
                             statistics=statistics, show_fixes=show_fixes,
                             width=0 if output else None,
-                            hidden=len(report.findings) - len(shown.findings))
+                            hidden=len(report.findings) - len(shown.findings),
+                            **_verdict(fail_on, exit_zero, final))
     silent = quiet >= 2
     if not (silent and (output is None or str(output) == "-")):
-        _write(get_reporter(fmt), shown, output, options)
+        _write(get_reporter(fmt), shown, output, options,
+               sys.stderr if fix_stdin else sys.stdout)
+    # Every other report of the same run: one lint, many formats (CI writes SARIF for code
+    # scanning and annotations for the log at once).  Files are for machines: no colour,
+    # no wrapping, never quiet.
+    for extra_fmt, path in output_files:
+        _write(get_reporter(extra_fmt), shown, path,
+               replace(options, color=False, width=0, quiet=False, statistics=False))
     if report.errors and not silent and (output or fmt not in TERMINAL_FORMATS):
         # Machine-readable output stays clean on stdout; people still see what failed.
         for error in report.errors:
             click.echo(f"error: {_shown(str(error))}", err=True)
     if fixed is not None and not quiet:
         click.echo(fixed.summary, err=True)
-    sys.exit(EXIT_ERROR if fixed is not None and fixed.failed else code)
+    sys.exit(final)
+
+
+def _output_files(values: Sequence[str]) -> tuple[tuple[str, Path], ...]:
+    """Parse the repeatable ``--output-file FORMAT=PATH``."""
+    parsed = []
+    for value in values:
+        fmt, sep, path = value.partition("=")
+        fmt = fmt.strip().lower()
+        if not sep or not path:
+            raise click.BadParameter(f"{value!r}: give FORMAT=PATH, e.g. sarif=mcplint.sarif",
+                                     param_hint="--output-file")
+        if fmt not in FORMATS:
+            raise click.BadParameter(f"{value!r}: unknown format {fmt!r}; one of "
+                                     f"{', '.join(FORMATS)}", param_hint="--output-file")
+        if path == "-":
+            raise click.BadParameter(f"{value!r}: standard output is for --output-format; "
+                                     "give a file", param_hint="--output-file")
+        parsed.append((fmt, Path(path)))
+    return tuple(parsed)
+
+
+def _verdict(fail_on: str, exit_zero: bool, exit_code: int) -> dict[str, Any]:
+    """What the reporters need to agree with the exit code: the severity that fails the run
+    (none with --fail-on never or --exit-zero), as the user said it, and the code itself."""
+    if fail_on == "never" or exit_zero:
+        return {"fail_on": None, "fail_on_label": "never" if fail_on == "never"
+                else "--exit-zero", "exit_code": exit_code}
+    return {"fail_on": Severity.parse(fail_on), "fail_on_label": fail_on,
+            "exit_code": exit_code}
 
 
 def _selection(select: tuple[str, ...], extend_select: tuple[str, ...],
@@ -307,11 +357,39 @@ def _fix(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple
         raise  # unreachable: _fail exits
 
 
+def _fix_stdin(select: tuple[str, ...], extend_select: tuple[str, ...],
+               ignore: tuple[str, ...], config_path: Path | None, target_spec: str | None,
+               stdin_filename: str | None) -> tuple[FixOutcome, TextIO]:
+    """Fix standard input and write the result to standard output (unchanged when nothing
+    applies or it does not parse); the fixed text is what is then linted and reported."""
+    import io
+
+    from mcplint.config import ConfigError
+    from mcplint.fixes.command import FixOutcome
+    from mcplint.fixes.files import fix_stdin
+    from mcplint.loaders.files import STDIN
+
+    text = sys.stdin.read()
+    try:
+        result = fix_stdin(text, stdin_filename or STDIN, _selection(select, extend_select,
+                           ignore, target_spec), config_path, stdin_filename or ".")
+    except ConfigError as exc:
+        _fail(str(exc))
+        raise  # unreachable: _fail exits
+    if result.error is not None:
+        click.echo(f"error: {stdin_filename or STDIN}: {result.error}", err=True)
+    sys.stdout.write(result.text)
+    sys.stdout.flush()
+    problems = len(result.applied)
+    outcome = FixOutcome(problems, 1 if problems else 0, result.error is not None, False)
+    return outcome, io.StringIO(result.text)
+
+
 def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...],
           ignore: tuple[str, ...], config_path: Path | None, live: LiveOptions,
           source: Path | None = None, target_spec: str | None = None,
           files: FileOptions | None = None, stdin_filename: str | None = None,
-          clients: dict[str, Any] | None = None) -> Report:
+          clients: dict[str, Any] | None = None, stdin: TextIO | None = None) -> Report:
     """Run the lint that check and report share; a bad config exits 2 with its message."""
     from mcplint.config import ConfigError
     from mcplint.run import run
@@ -319,7 +397,7 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
 
     selection = _selection(select, extend_select, ignore, target_spec, clients)
     try:
-        return run(list(targets), selection, config_path, stdin=sys.stdin, live=live,
+        return run(list(targets), selection, config_path, stdin=stdin or sys.stdin, live=live,
                    source_roots=SourceRoots.from_option(source, Path.cwd()), files_options=files,
                    stdin_filename=stdin_filename)
     except ConfigError as exc:
@@ -328,10 +406,11 @@ def _lint(targets: tuple[str, ...], select: tuple[str, ...], extend_select: tupl
 
 
 def _write(reporter: Reporter, report: Report, output: Path | None,
-           options: ReportOptions) -> None:
-    """Render to a file, or to standard output when there is none (or it is ``-``)."""
+           options: ReportOptions, stream: TextIO | None = None) -> None:
+    """Render to a file, or to ``stream`` (standard output) when there is none (or it is
+    ``-``)."""
     if output is None or str(output) == "-":
-        reporter(report, sys.stdout, options)
+        reporter(report, stream or sys.stdout, options)
         return
     try:
         with open(output, "w", encoding="utf-8") as handle:
@@ -394,15 +473,26 @@ def rules(fmt: str) -> None:
 @main.command()
 @click.argument("rule")
 def explain(rule: str) -> None:
-    """Show a rule's documentation: what it flags, why, examples and options."""
-    from mcplint.explain import render_rule
+    """Show a rule's documentation: what it flags, why, examples and options.
+
+    RULE is a rule's code or name, or a change code of `mcplint diff` (BREAK001, RISK001,
+    DRIFT001, ...).
+    """
+    from mcplint.diff import KINDS
+    from mcplint.explain import render_change, render_rule
 
     linter = _linter()
     found = linter.rule(rule) or linter.rule(rule.upper())
     if found is None:
+        change = KINDS.get(rule.lower()) or next(
+            (k for k in KINDS.values() if k.code == rule.upper()), None)
+        if change is not None:
+            click.echo(render_change(change))
+            return
         from rapidfuzz import process
 
-        keys = [*linter.rules, *(r.name for r in linter.rules.values())]
+        keys = [*linter.rules, *(r.name for r in linter.rules.values()),
+                *(k.code for k in KINDS.values())]
         guess = process.extractOne(rule, keys, score_cutoff=60)
         hint = f'; did you mean "{guess[0]}"?' if guess else "; see `mcplint rules`"
         _fail(f'no rule "{rule}"{hint}')
@@ -424,6 +514,8 @@ def explain(rule: str) -> None:
 @click.option("--ignore", multiple=True, help="Rules not to run.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
               path_type=Path), help="Use this config file instead of discovering one.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Report only findings not recorded in this baseline file (as check does).")
 @_SOURCE_OPTION
 @_TARGET_SPEC_OPTION
 @_client_options
@@ -431,8 +523,9 @@ def explain(rule: str) -> None:
 @live_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
-           config_path: Path | None, source: Path | None, target_spec: str | None,
-           verbose: bool, live: LiveOptions, clients: dict[str, Any]) -> None:
+           config_path: Path | None, baseline: Path | None, source: Path | None,
+           target_spec: str | None, verbose: bool, live: LiveOptions,
+           clients: dict[str, Any]) -> None:
     """Write a self-contained HTML report for reviewers (same as check --format html).
 
     Findings per server and tool with the rule docs, token costs against the budgets, and
@@ -443,13 +536,17 @@ def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[s
     result = _lint(targets, select, extend_select, ignore, config_path, live, source,
                    target_spec, clients=clients)
     _notes(result, verbose)
-    _write(get_reporter("html"), result, output, ReportOptions(color=False))
+    if baseline:
+        result = _baseline(result, baseline, None)
+    code = exit_code([f.severity for f in result.findings], len(result.errors), fail_on)
+    _write(get_reporter("html"), result, output,
+           ReportOptions(color=False, **_verdict(fail_on, False, code)))
     if str(output) != "-":
         tools = sum(f.tools for f in result.linted)
         click.echo(f"Wrote {output}: {len(result.findings)} findings in {tools} tools.", err=True)
     for error in result.errors:
         click.echo(f"error: {_shown(str(error))}", err=True)
-    sys.exit(exit_code([f.severity for f in result.findings], len(result.errors), fail_on))
+    sys.exit(code)
 
 
 @main.command()
@@ -479,14 +576,14 @@ def diff(old: str, new: str, fmt: str, output: Path | None, fail_on: str) -> Non
     if before is None or after is None:
         sys.exit(EXIT_ERROR)
     changes = snapshot_diff.compare(before, after)
+    code = (EXIT_ERROR if old_errors or new_errors
+            else EXIT_FINDINGS if snapshot_diff.failed(changes, fail_on) else EXIT_OK)
     if output:
         try:
             with open(output, "w", encoding="utf-8") as handle:
-                snapshot_diff.render(changes, before, after, fmt, handle)
+                snapshot_diff.render(changes, before, after, fmt, handle, fail_on, code)
         except OSError as exc:
             _fail(f"{output}: cannot write the report: {exc.strerror}")
     else:
-        snapshot_diff.render(changes, before, after, fmt, sys.stdout)
-    if old_errors or new_errors:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if snapshot_diff.failed(changes, fail_on) else EXIT_OK)
+        snapshot_diff.render(changes, before, after, fmt, sys.stdout, fail_on, code)
+    sys.exit(code)

@@ -385,9 +385,15 @@ def as_report(changes: Sequence[Change], old: Manifest, new: Manifest) -> Report
                 c.line, c.column, c.tool)
         for c in changes
     )
-    details = tuple(ToolSummary(t.label, t.description, 0, t.pointer, t.position.line, ())
-                    for t in new.tools)
-    summary = FileSummary(new.file, len(new.tools), None, server=new.server_name,
+    from mcplint.tokens import get_counter, tool_text
+
+    # Counted like check counts them, so the formats that report by linted file (JUnit's
+    # testsuite, Markdown's table) see the new file as linted.
+    counter = get_counter()
+    tokens = [counter.count(tool_text(t.raw)) for t in new.tools]
+    details = tuple(ToolSummary(t.label, t.description, n, t.pointer, t.position.line, ())
+                    for t, n in zip(new.tools, tokens, strict=True))
+    summary = FileSummary(new.file, len(new.tools), sum(tokens), server=new.server_name,
                           tool_details=details)
     rules = {c.kind.code: rule_info(c.kind) for c in changes}
     return Report(findings, (), (summary,), "", dict(sorted(rules.items())))
@@ -446,7 +452,9 @@ def load_manifest(path: str) -> tuple[Manifest | None, list[str]]:
 
 
 def render(changes: Sequence[Change], old: Manifest, new: Manifest, fmt: str,
-           out: TextIO) -> None:
+           out: TextIO, fail_on: str = "breaking", exit_code: int | None = None) -> None:
+    """Write the changes; ``fail_on`` and ``exit_code`` are the command's, so every format
+    counts as failing exactly the changes that make the exit code 1."""
     from mcplint.reporters import ReportOptions, get_reporter, printable
 
     if fmt == "text":
@@ -454,8 +462,13 @@ def render(changes: Sequence[Change], old: Manifest, new: Manifest, fmt: str,
 
         out.write(printable(reveal(as_text(changes, old, new))))
     elif fmt == "json":
-        out.write(printable(json.dumps(as_dict(changes, old, new), indent=2,
-                                       ensure_ascii=False)) + "\n")
+        data = as_dict(changes, old, new)
+        data["fail_on"] = fail_on
+        data["failures"] = sum(1 for c in changes if failed([c], fail_on))
+        data["exit_code"] = exit_code
+        out.write(printable(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")
     else:
-
-        get_reporter(fmt)(as_report(changes, old, new), out, ReportOptions(color=False))
+        threshold = None if fail_on == "never" else Category[fail_on.upper()].severity
+        options = ReportOptions(color=False, fail_on=threshold, fail_on_label=fail_on,
+                                exit_code=exit_code)
+        get_reporter(fmt)(as_report(changes, old, new), out, options)

@@ -49,7 +49,8 @@ def test_example_findings_exact(runner: CliRunner) -> None:
     assert duplicate["related"] == [
         {"tool": "search_tickets", "pointer": "/tools/0/name", "line": 4, "column": 7}]
     assert report["summary"] == {"files": 1, "skipped": 0, "tools": 5, "findings": 6,
-                                 "error": 2, "warning": 4, "info": 0, "input_errors": 0}
+                                 "error": 2, "warning": 4, "info": 0, "input_errors": 0,
+                                 "fail_on": "error", "failures": 2, "exit_code": 1}
     assert report["schema"] == "mcplint/report/v1"
     assert report["tokens"]["method"]
 

@@ -48,7 +48,8 @@ def test_one_annotation_per_finding(work: Path) -> None:
         "::error file=server.json,line=12,col=5,title=SPEC004 missing-description::")
     assert lines[2].startswith(
         "::warning file=server.json,line=13,col=7,title=NAME002 inconsistent-naming-style::")
-    assert lines[3] == "mcplint: 3 findings (2 error, 1 warning, 0 info) in 1 file"
+    assert lines[3] == ("mcplint: 3 findings (2 error, 1 warning, 0 info) in 1 file; "
+                        "2 fail the run (--fail-on error)")
     assert len(lines) == 4
     assert not (work / "summary.md").exists()
 

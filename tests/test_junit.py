@@ -1,4 +1,5 @@
-"""JUnit XML: a testsuite per file, a testcase per tool, failures carrying the findings."""
+"""JUnit XML: a testsuite per file, a testcase per finding (failed when it fails the run) and
+one per clean tool."""
 
 from __future__ import annotations
 
@@ -28,31 +29,40 @@ def _junit(*args: str) -> ET.Element:
     return ET.fromstring(result.stdout.encode("utf-8"))
 
 
-def test_suite_per_file_case_per_tool(work: Path) -> None:
+def test_suite_per_file_case_per_finding(work: Path) -> None:
     (work / "clean.json").write_text(json.dumps({"tools": [
         {"name": "ping", "description": "Check the server answers. Returns pong.",
          "inputSchema": {"type": "object"}}]}), encoding="utf-8")
     root = _junit("--select", "SPEC,NAME", "server.json", "clean.json")
-    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("4", "2", "0")
+    # server.json: SPEC007 (error), SPEC004 (error), NAME002 (warning), list_tickets clean.
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("5", "2", "0")
     suites = root.findall("testsuite")
     assert [(s.get("name"), s.get("tests"), s.get("failures")) for s in suites] == [
-        ("server.json", "3", "2"), ("clean.json", "1", "0")]
+        ("server.json", "4", "2"), ("clean.json", "1", "0")]
     cases = {c.get("name"): c for c in suites[0].findall("testcase")}
-    assert list(cases) == ["get_ticket", "closeTicket", "list_tickets"]
-    assert cases["get_ticket"].get("line") == "3"
-    failure = cases["closeTicket"].find("failure")
+    assert list(cases) == ["get_ticket: SPEC007 required-property-missing",
+                           "closeTicket: SPEC004 missing-description",
+                           "closeTicket: NAME002 inconsistent-naming-style", "list_tickets"]
+    assert cases["get_ticket: SPEC007 required-property-missing"].get("line") == "9"
+    assert cases["list_tickets"].get("line") == "16"
+    failure = cases["closeTicket: SPEC004 missing-description"].find("failure")
     assert failure is not None
     assert failure.get("type") == "error"
-    assert failure.get("message") == "2 findings: SPEC004, NAME002"
+    assert failure.get("message") == "SPEC004 fails the run (--fail-on error)"
     assert (failure.text or "").splitlines()[0].startswith(
         "server.json:12:5: error SPEC004 missing-description: Tool \"closeTicket\"")
+    # A warning does not fail the run at --fail-on error: a passing case that says so.
+    naming = cases["closeTicket: NAME002 inconsistent-naming-style"]
+    assert naming.find("failure") is None
+    assert (naming.findtext("system-out") or "").startswith(
+        "NAME002 does not fail the run (--fail-on error):\nserver.json:13:7: warning NAME002")
     assert cases["list_tickets"].find("failure") is None
     assert suites[0].find("properties/property[@name='tokens']") is not None
 
 
 def test_info_findings_do_not_fail_a_testcase(work: Path) -> None:
     root = _junit("--select", "SPEC004", "--config", str(_config(work, "info")), "server.json")
-    case = root.find("testsuite/testcase[@name='closeTicket']")
+    case = root.find("testsuite/testcase[@name='closeTicket: SPEC004 missing-description']")
     assert case is not None
     assert case.find("failure") is None
     assert "SPEC004" in (case.findtext("system-out") or "")
@@ -73,7 +83,7 @@ def test_control_characters_and_markup_stay_well_formed(work: Path) -> None:
     case = root.find("testsuite/testcase")
     assert case is not None
     # The control character is shown as its escape (XML 1.0 could not hold it raw anyway).
-    assert case.get("name") == "get\\x01ticket</testcase><x>&"
+    assert (case.get("name") or "").startswith("get\\x01ticket</testcase><x>&: SPEC")
     assert "get\\x01ticket" in (case.findtext("failure") or "")
 
 

@@ -197,7 +197,7 @@ def test_without_the_sdk_a_live_target_gets_the_install_command() -> None:
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        'mcplint: live targets need the MCP SDK; install it with: pip install "mcplint[live]"']
+        'mcplint: live targets need the MCP SDK; install it with: pip install "mcp>=2.3,<3"']
 
 
 def test_bad_live_options_are_one_line_usage_errors(runner: CliRunner) -> None:

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 from mcplint.engine.linter import Selection
+from mcplint.links import rule_url
 from mcplint.reporters.markdown import code, findings_section, html_code, text
 from mcplint.run import run
 
@@ -49,8 +50,10 @@ def test_summary_table_and_findings_by_tool(work: Path) -> None:
     assert "### `server.json`" in output
     get_ticket = output.index("**`get_ticket`**")
     close_ticket = output.index("**`closeTicket`**")
-    assert get_ticket < output.index("`SPEC007` required-property-missing, line 9") < close_ticket
-    assert close_ticket < output.index("`SPEC004` missing-description, line 12")
+    # Each finding's rule links to its page.
+    spec007 = f"[`SPEC007`]({rule_url('SPEC007')}) required-property-missing, line 9"
+    assert get_ticket < output.index(spec007) < close_ticket
+    assert close_ticket < output.index(f"[`SPEC004`]({rule_url('SPEC004')}) missing-description")
     assert "<details>" not in output
     assert "list_tickets" not in output.split("### ")[1]  # no findings, no section
 

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcplint.findings import Finding, InputError, Severity, ToolSummary
+from mcplint.links import RULES_DOCS_URL
 from mcplint.reporters import ReportOptions, github, markdown
 from mcplint.reporters.visible import reveal, reveal_line
 from mcplint.run import FileSummary, Report
@@ -169,10 +170,18 @@ documents = st.tuples(st.lists(st.tuples(hostile, hostile, hostile), max_size=20
 def _check_document(page: str) -> None:
     found = parse(page)
     for tag, attrs in found.tags:
+        if tag == "a":
+            # mcplint's own link: a rule code to its page, built from mcplint.links alone.
+            assert [name for name, _ in attrs] == ["href"], (tag, attrs)
+            assert re.fullmatch(re.escape(RULES_DOCS_URL) + r"[A-Z]+[0-9]+\.md",
+                                dict(attrs)["href"] or ""), attrs
+            continue
         assert tag in ALLOWED_TAGS, (tag, page)
         for name, _ in attrs:
             assert (tag, name) in ALLOWED_ATTRIBUTES, (tag, name)
     _no_mention("".join(found.text))
+    # No link but those, whatever the tool text holds.
+    assert page.count("<a ") == page.count('<a href="' + RULES_DOCS_URL), page
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -28,6 +28,7 @@ from mcplint.findings import (
     TextEdit,
     ToolSummary,
 )
+from mcplint.links import rule_url
 from mcplint.reporters import ReportOptions, get_reporter
 from mcplint.reporters import text as text_reporter
 from mcplint.reporters.sarif import as_dict as sarif
@@ -249,15 +250,20 @@ def test_sarif_is_valid_with_sources_fixes_and_suggestions(work: Path) -> None:
     results = _results(work)
     vague = results["DESC001"]
     assert vague["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": "server.py"},
+        "artifactLocation": {"uri": "server.py", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 8, "startColumn": 5, "endLine": 8, "endColumn": 33}}
     assert _span(SERVER, 8, 5, 8, 33) == '"""Set a ticket\'s status."""'
     assert vague["locations"][0]["logicalLocations"] == [
         {"fullyQualifiedName": "set_status", "kind": "function"}]
     assert vague["relatedLocations"] == [{
-        "id": 1, "physicalLocation": {"artifactLocation": {"uri": "tools.json"},
-                                      "region": {"startLine": 5, "startColumn": 7}},
+        "id": 1, "physicalLocation": {"artifactLocation": {"uri": "tools.json",
+                                                           "uriBaseId": "%SRCROOT%"},
+                                      "region": {"startLine": 5, "startColumn": 7,
+                                                 "endLine": 5, "endColumn": 46}},
         "message": {"text": "manifest (/tools/0/description)"}}]
+    # The manifest region spans the whole member: key, colon and value.
+    assert _span(MANIFEST, 5, 7, 5, 46).startswith('"description": "')
+    assert _span(MANIFEST, 5, 7, 5, 46).endswith('"')
     assert vague["message"]["text"] == (
         'Tool "set_status" has a description that only restates its name.\n\nSuggestion: '
         "Say what it acts on and how: \"Set a ticket's status; closing notifies the "
@@ -265,11 +271,13 @@ def test_sarif_is_valid_with_sources_fixes_and_suggestions(work: Path) -> None:
     assert vague["properties"]["suggestion"].startswith("Say what it acts on")
     assert "fixes" not in vague
     enum = results["PARAM001"]
-    assert enum["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "tools.json"}
+    assert enum["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "tools.json",
+                                                                         "uriBaseId": "%SRCROOT%"}
     assert "relatedLocations" not in enum
     assert enum["fixes"] == [{
         "description": {"text": 'Add "enum": ["open", "pending", "closed"] to "status"'},
-        "artifactChanges": [{"artifactLocation": {"uri": "tools.json"}, "replacements": [{
+        "artifactChanges": [{"artifactLocation": {"uri": "tools.json", "uriBaseId": "%SRCROOT%"},
+                             "replacements": [{
             "deletedRegion": {"startLine": 9, "startColumn": 80, "endLine": 9,
                               "endColumn": 80},
             "insertedContent": {"text": ', "enum": ["open", "pending", "closed"]'}}]}]}]
@@ -322,7 +330,7 @@ def test_sarif_fingerprints_do_not_depend_on_the_source(work: Path) -> None:
     assert {c: r["partialFingerprints"] for c, r in with_source.items()} == \
         {c: r["partialFingerprints"] for c, r in without.items()}
     assert without["DESC001"]["locations"][0]["physicalLocation"]["artifactLocation"] == \
-        {"uri": "tools.json"}
+        {"uri": "tools.json", "uriBaseId": "%SRCROOT%"}
 
 
 def test_sarif_has_no_fixes_for_a_file_not_in_the_repository(work: Path) -> None:
@@ -366,9 +374,13 @@ def test_github_annotations_sit_on_the_source_with_the_suggestion(work: Path) ->
 
 def test_junit_failure_lists_source_help_fix_and_manifest() -> None:
     root = ET.fromstring(_render("junit", _report()))
-    failure = root.find("testsuite/testcase[@name='set_status']/failure")
-    assert failure is not None and failure.text is not None
-    assert failure.text.splitlines() == [
+    # A case per finding; at the default --fail-on error none of these (warning, info,
+    # warning) fails, so each case carries its finding as output after a line saying so.
+    cases = [c for c in root.iter("testcase") if (c.get("name") or "").startswith("set_status")]
+    assert len(cases) == 3
+    texts = [(c.findtext("failure") or c.findtext("system-out") or "").split(":\n", 1)[-1]
+             for c in cases]
+    assert "\n".join(texts).splitlines() == [
         'server.py:7:1: warning SAFE003 missing-annotations: Tool "set_status" changes state '
         "but declares no annotations.",
         '  help: Declare "annotations": {"readOnlyHint": false}.',
@@ -388,11 +400,13 @@ def test_junit_failure_lists_source_help_fix_and_manifest() -> None:
 
 def test_markdown_shows_both_places_and_the_suggestion_escaped() -> None:
     page = _render("markdown", _report())
-    assert ('- 🔵 **info** `DESC001` vague-description, `server.py:8:5` (manifest line 5): '
+    assert (f'- 🔵 **info** [`DESC001`]({rule_url("DESC001")}) vague-description, '
+            '`server.py:8:5` (manifest line 5): '
             'Tool "set\\_status" has a description that only restates its name.\n'
             "  - **Suggestion:** Say what it acts on and how: \"Set a ticket's status; closing "
             'notifies the requester."\n') in page
-    assert ("- 🟡 **warning** `PARAM001` closed-set-without-enum, line 9: Parameter "
+    assert (f"- 🟡 **warning** [`PARAM001`]({rule_url('PARAM001')}) closed-set-without-enum, "
+            "line 9: Parameter "
             '"status" of "set\\_status" lists its values in prose.\n'
             '  - **Suggestion:** Add "enum": \\["open", "pending", "closed"\\].\n'
             '  - **Safe fix:** Add "enum": \\["open", "pending", "closed"\\] to "status" '
@@ -521,7 +535,7 @@ def test_a_live_python_server_is_reported_at_its_docstring(monkeypatch: pytest.M
                   if r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
                   == "get_invoice")
     assert result["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": server},
+        "artifactLocation": {"uri": server, "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 40, "startColumn": 5, "endLine": 40, "endColumn": 23}}
     # The server is named server.py, but the snapshot's lines are not that file's lines.
     assert result["relatedLocations"] == [{

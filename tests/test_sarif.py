@@ -60,11 +60,15 @@ def test_valid_and_located(work: Path) -> None:
             r["locations"][0]["physicalLocation"]["region"])
            for r in run["results"]]
     assert got == [
-        ("SPEC007", "SPEC007", "error", "servers/desk.json", {"startLine": 9, "startColumn": 22}),
-        ("SPEC004", "SPEC004", "error", "servers/desk.json", {"startLine": 12, "startColumn": 5}),
+        ("SPEC007", "SPEC007", "error", "servers/desk.json",
+         {"startLine": 9, "startColumn": 22, "endLine": 9, "endColumn": 32}),
+        ("SPEC004", "SPEC004", "error", "servers/desk.json",
+         {"startLine": 12, "startColumn": 5, "endLine": 15, "endColumn": 6}),
         ("NAME002", "NAME002", "warning", "servers/desk.json",
-         {"startLine": 13, "startColumn": 7}),
+         {"startLine": 13, "startColumn": 7, "endLine": 13, "endColumn": 28}),
     ]
+    assert all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"]
+               == "%SRCROOT%" for r in run["results"])
     assert run["results"][0]["message"]["text"].startswith('Tool "get_ticket" requires')
     assert run["invocations"][0]["executionSuccessful"] is True
 
@@ -97,7 +101,16 @@ def test_security_rules_carry_security_severity(tmp_path: Path) -> None:
     rule = data["runs"][0]["tool"]["driver"]["rules"][0]
     assert rule["properties"]["security-severity"] == "7.5"
     assert data["runs"][0]["results"][0]["level"] == "warning"  # the finding's own severity
-    plain = as_dict(_report(finding, groups=("spec",)), tmp_path)
+    # A SEC or SAFE code is a security rule whatever its groups, and gets the tag code
+    # scanning needs to rank it as one; other codes need the "security" group.
+    tagged = as_dict(_report(finding, groups=("spec",)), tmp_path)
+    assert tagged["runs"][0]["tool"]["driver"]["rules"][0]["properties"] == {
+        "tags": ["spec", "security"], "security-severity": "7.5"}
+    info = RuleInfo("SPEC900", "plain", "Plain", Severity.ERROR, ("spec",), "what", "why",
+                    "{}", "{}")
+    plain_finding = Finding("SPEC900", "plain", Severity.ERROR, "msg", "a.json", "", 1, 1)
+    plain = as_dict(Report((plain_finding,), (), (FileSummary("a.json", 1, 10),), "estimate",
+                           {"SPEC900": info}), tmp_path)
     assert "security-severity" not in plain["runs"][0]["tool"]["driver"]["rules"][0]["properties"]
 
 
@@ -117,14 +130,19 @@ def test_fingerprints_survive_line_moves_and_reordering(work: Path) -> None:
     assert len(set(before.values())) == 3
 
 
-def test_outside_the_working_directory_is_an_absolute_uri(work: Path, tmp_path_factory:
-                                                          pytest.TempPathFactory) -> None:
+def test_outside_the_working_directory_is_relative_too(work: Path, tmp_path_factory:
+                                                     pytest.TempPathFactory) -> None:
     elsewhere = tmp_path_factory.mktemp("elsewhere") / "my server.json"
     elsewhere.write_text(SERVER.read_text(encoding="utf-8"), encoding="utf-8")
-    data = _sarif(str(elsewhere))
+    result = CliRunner().invoke(main, ["check", "--select", "SPEC,NAME", "--format", "sarif",
+                                       str(elsewhere)])
+    data = json.loads(result.stdout)
     uri = data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
-    assert uri["uri"] == elsewhere.resolve().as_uri()
-    assert "%20" in uri["uri"]
+    assert uri["uri"].startswith("../") and uri["uri"].endswith("/my%20server.json")
+    assert uri["uriBaseId"] == "%SRCROOT%"
+    # No path of the machine that ran it anywhere in the report.
+    assert str(work) not in result.stdout and str(elsewhere.parent) not in result.stdout
+    assert "file://" not in result.stdout
 
 
 @needs_shared
@@ -167,8 +185,10 @@ def test_live_server_findings_point_at_their_client_config(work: Path) -> None:
                       "/tools/0/description", 12, 7, "x")
     location = as_dict(_report(finding), work)["runs"][0]["results"][0]["locations"][0]
     # The line is in the fetched snapshot, not the config, so only the file is given.
-    assert location["physicalLocation"] == {"artifactLocation": {"uri": ".mcp.json"}}
+    assert location["physicalLocation"] == {"artifactLocation": {"uri": ".mcp.json",
+                                                                 "uriBaseId": "%SRCROOT%"}}
     elsewhere = Finding("SEC900", "hidden-instructions", Severity.ERROR, "msg", "server.py",
                         "/tools/0/description", 12, 7, "x")
     location = as_dict(_report(elsewhere), work)["runs"][0]["results"][0]["locations"][0]
-    assert location["physicalLocation"]["artifactLocation"] == {"uri": "server.py"}
+    assert location["physicalLocation"]["artifactLocation"] == {"uri": "server.py",
+                                                                "uriBaseId": "%SRCROOT%"}

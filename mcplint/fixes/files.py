@@ -1,8 +1,9 @@
 """Fix JSON files on disk: find the files a check would lint, fix each in memory, then write
 them atomically or show the change as a unified diff.
 
-Only files are fixed.  Live servers have no text to change, a client config is the user's
-editor settings, not a tool manifest, and standard input has nowhere to be written back.
+Only files are fixed in place.  Live servers have no text to change, and a client config is
+the user's editor settings, not a tool manifest.  Standard input (``check --fix -``) is fixed
+as Ruff fixes it: the fixed text goes to standard output (``fix_stdin``).
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from mcplint.config import Config, discover, parse_config
 from mcplint.engine.linter import Linter, Selection
 from mcplint.findings import Fix, InputError
-from mcplint.fixes.apply import fix_text
+from mcplint.fixes.apply import Fixed, fix_text
 from mcplint.loaders.clientconfig import read_config
 from mcplint.loaders.files import STDIN, Source, load
 from mcplint.loaders.jsonsource import Document
@@ -122,6 +123,26 @@ def plan(targets: Sequence[str], selection: Selection, config_path: Path | None 
                    tuple(dict.fromkeys(not_fixed)))
 
 
+def fix_stdin(text: str, name: str, selection: Selection, config_path: Path | None = None,
+              config_from: str = ".") -> Fixed:
+    """Standard input's text with its safe fixes applied (``check --fix -``), linted with the
+    config found for ``config_from`` (the --stdin-filename, else the working directory).
+    Text that does not parse comes back unchanged; the lint reports why."""
+    linters = _Linters(selection, config_path)
+    linter = linters.linter(linters.config(config_from))
+    return fix_text(text, _fixes_for(name, linter))
+
+
+def _fixes_for(name: str, linter: Linter) -> Callable[[Document], list[Fix]]:
+    def fixes_for(document: Document) -> list[Fix]:
+        manifest, _ = build_manifest(name, document)
+        if manifest is None:
+            return []
+        return [f.fix for f in linter.lint(manifest).findings if f.fix is not None]
+
+    return fixes_for
+
+
 def _fix_file(source: Source, linter: Linter) -> FileFix | str | list[InputError]:
     """The file's fix, an error message (a refused fix), or why it could not be loaded."""
     loaded = load(source)
@@ -135,13 +156,7 @@ def _fix_file(source: Source, linter: Linter) -> FileFix | str | list[InputError
     except (OSError, UnicodeError) as exc:  # it was just read; only a race gets here
         return f"{name}: cannot read the file to fix it: {exc}"
 
-    def fixes_for(document: Document) -> list[Fix]:
-        manifest, _ = build_manifest(name, document)
-        if manifest is None:
-            return []
-        return [f.fix for f in linter.lint(manifest).findings if f.fix is not None]
-
-    fixed = fix_text(original, fixes_for)
+    fixed = fix_text(original, _fixes_for(name, linter))
     if fixed.error is not None:
         return f"{name}: {fixed.error}"
     if not fixed.applied or fixed.text == original:

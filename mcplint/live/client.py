@@ -17,7 +17,9 @@ from mcplint.live.process import kill_group, read_stderr, split_stderr
 from mcplint.live.secrets import mask, mask_url, mask_values
 from mcplint.live.targets import STDIO, LiveTarget
 
-INSTALL_HINT = 'live targets need the MCP SDK; install it with: pip install "mcplint[live]"'
+# The SDK the "live" extra installs, named by itself: mcplint is not on PyPI yet, and its
+# distribution there will be mcp-tool-lint, so an extra of "mcplint" would install nothing.
+INSTALL_HINT = 'live targets need the MCP SDK; install it with: pip install "mcp>=2.3,<3"'
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_CONCURRENCY = 8
 

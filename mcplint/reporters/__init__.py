@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, TextIO
 
+from mcplint.findings import Severity
+
 if TYPE_CHECKING:
-    from mcplint.findings import Severity
     from mcplint.run import Report
 
 # concise (one line a finding) and full (grouped, with help) are the terminal formats; text is
@@ -32,6 +33,20 @@ class ReportOptions:
     show_fixes: bool = False  # concise: list the safe fixes after the findings
     width: int | None = None  # full: wrap at this width; 0 never; None: the terminal's
     hidden: int = 0  # findings left out by --min-severity, for the summary to say so
+    # What makes the exit code 1, so every format agrees with it: findings at or above this
+    # severity fail (JUnit failures, the verdict of Markdown and JSON); None when nothing
+    # does (--fail-on never, --exit-zero).  ``fail_on_label`` says it as the user did
+    # (``error``, or ``breaking`` for diff); ``exit_code`` is the run's, when known.
+    fail_on: Severity | None = Severity.ERROR
+    fail_on_label: str = "error"
+    exit_code: int | None = None
+
+    def fails(self, severity: Severity) -> bool:
+        return self.fail_on is not None and severity >= self.fail_on
+
+    def failing(self, report: Report) -> int:
+        """How many of the report's findings make the exit code 1."""
+        return sum(1 for f in report.findings if self.fails(f.severity))
 
 
 Reporter = Callable[["Report", TextIO, ReportOptions], None]

@@ -70,8 +70,9 @@ def _root() -> Path:
     return Path(os.environ.get("GITHUB_WORKSPACE") or Path.cwd())
 
 
-def step_summary(report: Report) -> str:
-    sections = ["## mcplint", markdown.headline(report)]
+def step_summary(report: Report, options: ReportOptions | None = None) -> str:
+    sections = ["## mcplint", markdown.headline(report),
+                markdown.verdict(report, options or ReportOptions())]
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
     if errors > SHOWN_PER_STEP or warnings > SHOWN_PER_STEP:
         sections.append(f"> GitHub annotates at most {SHOWN_PER_STEP} errors and "
@@ -91,10 +92,11 @@ def step_summary(report: Report) -> str:
     return "\n\n".join(s for s in sections if s) + "\n"
 
 
-def write_step_summary(report: Report, path: str) -> None:
+def write_step_summary(report: Report, path: str,
+                       options: ReportOptions | None = None) -> None:
     try:
         with open(path, "a", encoding="utf-8") as handle:
-            handle.write(printable(step_summary(report)))
+            handle.write(printable(step_summary(report, options)))
     except OSError:
         # The summary is a convenience; the annotations and exit code still carry the result.
         pass
@@ -138,8 +140,13 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     if not options.quiet:
         counts = ", ".join(f"{report.count(s)} {s.label}" for s in markdown.ORDER)
         files = len(report.linted)
-        out.write(f"mcplint: {len(report.findings)} findings ({counts}) in {files} "
-                  f"file{'' if files == 1 else 's'}\n")
+        summary_line = (f"mcplint: {len(report.findings)} findings ({counts}) in {files} "
+                        f"file{'' if files == 1 else 's'}")
+        if options.exit_code is not None:
+            label = options.fail_on_label
+            flag = label if label.startswith("--") else f"--fail-on {label}"
+            summary_line += f"; {options.failing(report)} fail the run ({flag})"
+        out.write(summary_line + "\n")
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
-        write_step_summary(report, summary)
+        write_step_summary(report, summary, options)

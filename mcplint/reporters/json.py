@@ -50,7 +50,9 @@ def _source(source: SourceLocation) -> dict[str, Any]:
             "end_line": source.end_line, "end_column": source.end_column}
 
 
-def as_dict(report: Report, with_statistics: bool = False) -> dict[str, Any]:
+def as_dict(report: Report, with_statistics: bool = False,
+            options: ReportOptions | None = None) -> dict[str, Any]:
+    options = options or ReportOptions()
     data: dict[str, Any] = {
         "schema": SCHEMA,
         "version": __version__,
@@ -64,6 +66,11 @@ def as_dict(report: Report, with_statistics: bool = False) -> dict[str, Any]:
             "warning": report.count(Severity.WARNING),
             "info": report.count(Severity.INFO),
             "input_errors": len(report.errors),
+            # Added in 0.1.0 (schema v1 keeps its fields and only adds): what fails the run,
+            # how many findings do, and the exit code the run ended with.
+            "fail_on": options.fail_on_label,
+            "failures": options.failing(report),
+            "exit_code": options.exit_code,
         },
         "files": [
             {"file": f.file, "tools": f.tools, "tokens": f.tokens, "skipped": f.skipped}
@@ -92,6 +99,6 @@ def statistics(report: Report) -> list[dict[str, Any]]:
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     # The counts join the report as its "statistics" field (schema v1 keeps its fields), so a
     # program reading the report reads the counts the same way.
-    data = as_dict(report, options.statistics)
+    data = as_dict(report, options.statistics, options)
     out.write(printable(json.dumps(data, indent=2, ensure_ascii=False)))
     out.write("\n")

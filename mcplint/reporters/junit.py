@@ -1,9 +1,13 @@
-"""JUnit XML for CI dashboards: a testsuite per file, a testcase per tool.
+"""JUnit XML for CI dashboards: a testsuite per file, a testcase per finding.
 
-A tool with findings is a failed testcase whose failure lists them; a file that could not be
-read is a testsuite with one errored testcase.  Third-party text can hold characters XML 1.0
-forbids, and characters that draw nothing or reorder what a dashboard shows, so every string
-has those revealed as escapes (mcplint.reporters.visible) before it goes in.
+A finding that makes the exit code 1 (at or above --fail-on) is a failed testcase; a finding
+below it is a passing testcase with the finding as its output, so the failures a dashboard
+counts are exactly the findings that failed the run (none with --fail-on never or
+--exit-zero).  A tool with no finding is one passing testcase, so clean tools still show.  A
+file that could not be read is a testsuite with one errored testcase.  Third-party text can
+hold characters XML 1.0 forbids, and characters that draw nothing or reorder what a dashboard
+shows, so every string has those revealed as escapes (mcplint.reporters.visible) before it
+goes in.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from mcplint.findings import Finding, InputError, Severity
+from mcplint.findings import Finding, InputError
 from mcplint.loaders.files import STDIN
 from mcplint.reporters import ReportOptions, manifest_place
 from mcplint.reporters.visible import reveal
@@ -47,48 +51,49 @@ def _entry(finding: Finding, live: bool) -> str:
     return entry
 
 
-def _lines(findings: list[Finding], live: bool) -> str:
-    return clean("\n".join(_entry(f, live) for f in findings))
+def _fail_on(options: ReportOptions) -> str:
+    label = options.fail_on_label
+    return label if label.startswith("--") else f"--fail-on {label}"
 
 
-def _failed(findings: list[Finding]) -> bool:
-    # Info findings are advice: dashboards show them as output of a passing testcase.
-    return any(f.severity > Severity.INFO for f in findings)
-
-
-def _outcome(case: ET.Element, findings: list[Finding], live: bool) -> None:
-    if _failed(findings):
-        worst = max(f.severity for f in findings)
-        codes = ", ".join(dict.fromkeys(f.code for f in findings))
-        failure = _element(case, "failure", type=worst.label,
-                           message=f"{len(findings)} finding{'s' if len(findings) > 1 else ''}"
-                                   f": {codes}")
-        failure.text = _lines(findings, live)
-    else:
-        _element(case, "system-out").text = _lines(findings, live)
-
-
-def _suite(root: ET.Element, summary: FileSummary, findings: list[Finding]) -> None:
+def _suite(root: ET.Element, summary: FileSummary, findings: list[Finding],
+           options: ReportOptions) -> None:
     by_tool: dict[str, list[Finding]] = {}
     for finding in findings:
         by_tool.setdefault(finding.tool or SERVER, []).append(finding)
     names = [SERVER] if SERVER in by_tool else []
     names += [t.name for t in summary.tool_details]
     names += [t for t in by_tool if t not in names]  # tools the summary lacks
-    failed = sum(1 for name in names if _failed(by_tool.get(name, [])))
-    suite = _element(root, "testsuite", name=summary.file, tests=str(len(names)),
+    cases = sum(len(by_tool.get(name, [])) or 1 for name in names if name != SERVER) + \
+        len(by_tool.get(SERVER, []))
+    failed = sum(1 for f in findings if options.fails(f.severity))
+    suite = _element(root, "testsuite", name=summary.file, tests=str(cases),
                      failures=str(failed), errors="0", skipped="0")
     if summary.tokens is not None:
         properties = _element(suite, "properties")
         _element(properties, "property", name="tokens", value=str(summary.tokens))
     lines = {t.name: t.line for t in summary.tool_details}
     for name in names:
-        attributes = {"name": name, "classname": summary.file, "file": summary.file}
-        if name in lines:
-            attributes["line"] = str(lines[name])
-        case = _element(suite, "testcase", **attributes)
-        if by_tool.get(name):
-            _outcome(case, by_tool[name], summary.live)
+        found = by_tool.get(name, [])
+        if not found:
+            attributes = {"name": name, "classname": summary.file, "file": summary.file}
+            if name in lines:
+                attributes["line"] = str(lines[name])
+            _element(suite, "testcase", **attributes)
+            continue
+        for finding in found:
+            case = _element(suite, "testcase", name=f"{name}: {finding.code} {finding.name}",
+                            classname=summary.file, file=summary.file,
+                            line=str(finding.line))
+            entry = clean(_entry(finding, summary.live))
+            if options.fails(finding.severity):
+                failure = _element(case, "failure", type=finding.severity.label,
+                                   message=f"{finding.code} fails the run "
+                                           f"({_fail_on(options)})")
+                failure.text = entry
+            else:
+                _element(case, "system-out").text = (
+                    f"{finding.code} does not fail the run ({_fail_on(options)}):\n{entry}")
 
 
 def _error_suite(root: ET.Element, file: str, errors: list[InputError]) -> None:
@@ -99,7 +104,8 @@ def _error_suite(root: ET.Element, file: str, errors: list[InputError]) -> None:
     error.text = clean("\n".join(str(e) for e in errors))
 
 
-def as_xml(report: Report) -> ET.Element:
+def as_xml(report: Report, options: ReportOptions | None = None) -> ET.Element:
+    options = options or ReportOptions()
     root = ET.Element("testsuites", {"name": "mcplint"})
     findings: dict[str, list[Finding]] = {}
     for finding in report.findings:
@@ -110,7 +116,7 @@ def as_xml(report: Report) -> ET.Element:
     for summary in report.linted:
         if summary.file in errors and not summary.tools:
             continue  # nothing was linted; its error suite says why
-        _suite(root, summary, findings.get(summary.file, []))
+        _suite(root, summary, findings.get(summary.file, []), options)
     for file, of_file in errors.items():
         _error_suite(root, file, of_file)
     suites = root.findall("testsuite")
@@ -120,7 +126,7 @@ def as_xml(report: Report) -> ET.Element:
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    root = as_xml(report)
+    root = as_xml(report, options)
     ET.indent(root)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     out.write(ET.tostring(root, encoding="unicode"))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from mcplint.findings import Finding, Severity
+from mcplint.links import documented, rule_url
 from mcplint.reporters import ReportOptions, printable, unfixable_files
 from mcplint.reporters.visible import reveal
 from mcplint.run import Report
@@ -156,9 +157,17 @@ def _where(finding: Finding) -> str:
     return f"{code(f'{source.file}:{source.line}:{source.column}')} (manifest line {finding.line})"
 
 
+def rule_link(rule_code: str) -> str:
+    """The rule's code, linked to its page when it has one (a built-in rule or diff change;
+    a rule of the user's own pack has none).  The code is ours, never third-party text, and
+    the URL is built from mcplint.links alone."""
+    shown = code(rule_code)
+    return f"[{shown}]({rule_url(rule_code)})" if documented(rule_code) else shown
+
+
 def _finding_item(finding: Finding, can_fix: bool = True) -> str:
     first, _, rest = reveal(finding.message).partition("\n")
-    item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {code(finding.code)} "
+    item = (f"- {ICON[finding.severity]} **{finding.severity.label}** {rule_link(finding.code)} "
             f"{text(finding.name)}, {_where(finding)}: {text(first)}")
     if rest.strip():
         # Multi-line messages (a description diff) keep their lines in a fenced block.
@@ -227,8 +236,30 @@ def input_errors_section(report: Report) -> str:
     return "### Input errors\n\n" + "\n".join(lines)
 
 
-def document(report: Report, title: str = "mcplint") -> str:
-    head = [f"## {title}", headline(report)]
+def verdict(report: Report, options: ReportOptions) -> str:
+    """Whether the run failed, and on what, as the exit code says it; empty when the report
+    was not written by a run (no exit code to agree with)."""
+    if options.exit_code is None:
+        return ""
+    label = options.fail_on_label
+    flag = code(label if label.startswith("--") else f"--fail-on {label}")
+    failing = options.failing(report)
+    parts = []
+    if failing:
+        parts.append(f"{_plural(failing, 'finding')} at or above {flag}")
+    if report.errors:
+        parts.append(_plural(len(report.errors), "input error"))
+    if options.exit_code != 0:
+        why = " and ".join(parts) or "see the log"
+        return f"**Failed** (exit code {options.exit_code}): {why}."
+    if options.fail_on is None:
+        return f"**Passed**: nothing fails this run ({flag})."
+    return f"**Passed**: no finding at or above {flag}."
+
+
+def document(report: Report, title: str = "mcplint",
+             options: ReportOptions | None = None) -> str:
+    head = [f"## {title}", headline(report), verdict(report, options or ReportOptions())]
     if report.linted:
         head.append(summary_table(report))
     head.append(input_errors_section(report))
@@ -240,4 +271,4 @@ def document(report: Report, title: str = "mcplint") -> str:
 
 
 def render(report: Report, out: TextIO, options: ReportOptions) -> None:
-    out.write(printable(document(report)))
+    out.write(printable(document(report, options=options)))
