@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from mcplint import __version__
 from mcplint.cli import main
 from mcplint.engine.linter import Selection
+from mcplint.links import RULES_DOCS_URL, documented, rule_url
 from mcplint.reporters import ReportOptions, get_reporter
 from mcplint.run import Report, run
 
@@ -114,6 +115,12 @@ def _by_class(nodes: list[Node], tag: str, cls: str) -> list[Node]:
     return [n for n in nodes if n.tag == tag and cls in n.classes()]
 
 
+def _own_rule_page(href: str) -> bool:
+    """A link to one of mcplint's own rule pages, exactly as mcplint.links builds it."""
+    code = href.removeprefix(RULES_DOCS_URL).removesuffix(".md")
+    return href == rule_url(code) and documented(code)
+
+
 def _sha256(code: str) -> str:
     return base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
 
@@ -147,6 +154,12 @@ def test_each_finding_sits_under_its_tool_with_a_link_to_its_rule_docs(example_p
                             "rule-SPEC007", "rule-SPEC011"]
     spec007 = docs["rule-SPEC007"].all_text()
     assert "Why it matters to an agent" in spec007 and "required-property-missing" in spec007
+    # Each rule's docs link to its page in docs/rules, built from the one base URL.
+    for anchor, article in docs.items():
+        (page,) = [n for n in article.walk() if "rule-page" in n.classes()]
+        (link,) = [n for n in page.walk() if n.tag == "a"]
+        assert link.attrs["href"] == rule_url(anchor.removeprefix("rule-"))
+        assert (ROOT / "docs" / "rules" / f"{anchor.removeprefix('rule-')}.md").is_file()
     assert len(_by_class(docs["rule-SPEC007"].walk(), "pre", "bad")) == 1
     assert len(_by_class(docs["rule-SPEC007"].walk(), "pre", "good")) == 1
 
@@ -215,12 +228,15 @@ def test_self_contained_with_a_strict_policy(example_page: str) -> None:
         "form-action": "'none'",
     }
     assert "src" not in script.attrs
-    # Nothing is fetched and nothing is styled inline: links only jump within the page.
+    # Nothing is fetched and nothing is styled inline: links jump within the page, or are
+    # mcplint's own rule pages (navigation only; nothing from a manifest makes a link).
     for node in nodes:
         assert "style" not in node.attrs and "src" not in node.attrs, node.tag
-        assert not node.attrs.get("href", "#").strip("#") or node.attrs["href"].startswith("#")
+        href = node.attrs.get("href", "#")
+        assert not href.strip("#") or href.startswith("#") or _own_rule_page(href), href
     assert "http://" not in example_page.replace("http://www.w3.org", "")
-    assert "https://" not in example_page
+    # The only absolute URLs are the rule pages' links checked above.
+    assert "https://" not in re.sub(r'href="[^"]*"', "", example_page)
 
 
 def test_hostile_text_renders_as_text_and_nothing_else() -> None:
@@ -234,7 +250,8 @@ def test_hostile_text_renders_as_text_and_nothing_else() -> None:
     for node in nodes:
         assert not [a for a in node.attrs if a.startswith("on")], node
         if node.tag == "a":
-            assert node.attrs["href"].startswith("#"), node.attrs
+            href = node.attrs["href"]
+            assert href.startswith("#") or _own_rule_page(href), node.attrs
     names = [n.all_text() for n in nodes if "tool-name" in n.classes()]
     assert names == [manifest["tools"][0]["name"], "fetch_page"]
     descriptions = [n.all_text() for n in nodes if n.tag == "div" and "description" in n.classes()]

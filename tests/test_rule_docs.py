@@ -40,7 +40,7 @@ def test_checked_in_pages_equal_the_generated_ones() -> None:
 
 
 def test_every_rule_and_change_code_has_a_page_and_an_index_entry() -> None:
-    assert len(RULE_CODES) == 53 and len(CHANGE_CODES) == 14
+    assert len(RULE_CODES) == 60 and len(CHANGE_CODES) == 14  # every built-in rule
     index = (DOCS_DIR / "README.md").read_text(encoding="utf-8")
     for code in [*RULE_CODES, *CHANGE_CODES]:
         assert (DOCS_DIR / f"{code}.md").is_file(), code

@@ -22,6 +22,7 @@ from typing import Any, TextIO
 
 from mcplint import __version__
 from mcplint.findings import Finding, ParameterSummary, RuleInfo, Severity
+from mcplint.links import documented, rule_url
 from mcplint.reporters import ReportOptions, unfixable_files
 from mcplint.reporters.visible import reveal
 from mcplint.run import FileSummary, Report
@@ -310,6 +311,10 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
     env.filters["doc_inline"] = doctext.inline
     env.filters["doc_blocks"] = doctext.blocks
     env.tests["json"] = _is_json
+    # The rule pages (mcplint.links): a link is navigation, never a fetch, so the report
+    # stays self-contained; a rule of the user's own pack has no page and gets no link.
+    env.tests["documented"] = documented
+    env.globals["rule_url"] = rule_url
     css, script = _asset("report.css"), _asset("report.js")
     servers = _servers(report)
     total_tokens = sum(s.tokens for s in servers)
