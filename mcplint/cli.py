@@ -113,7 +113,8 @@ def _client_options(fn: Callable[..., None]) -> Callable[..., None]:
 
 _VERBOSE_OPTION = click.option(
     "-v", "--verbose", is_flag=True,
-    help="Also print notes to stderr: tools whose source was not found or was ambiguous.")
+    help="Also print notes to stderr (tools whose source was not found or was ambiguous), "
+         "and in the concise output every finding of a rule that fires on many tools.")
 
 
 _FILE_OPTIONS = (
@@ -281,7 +282,7 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
                             statistics=statistics, show_fixes=show_fixes,
                             width=0 if output else None,
                             hidden=len(report.findings) - len(shown.findings),
-                            **_verdict(fail_on, exit_zero, final))
+                            every=verbose, **_verdict(fail_on, exit_zero, final))
     silent = quiet >= 2
     if not (silent and (output is None or str(output) == "-")):
         _write(get_reporter(fmt), shown, output, options,

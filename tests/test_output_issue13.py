@@ -90,7 +90,7 @@ def test_concise_names_the_parameter(runner: CliRunner, tmp_path: Path) -> None:
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus of real servers is not here")
 def test_concise_lines_on_the_real_corpus_are_short_and_name_the_tool(runner: CliRunner) -> None:
     files = sorted(str(p) for p in CORPUS.glob("*.json"))
-    result = _check(runner, "--select", "ALL", "--fail-on", "never", *files)
+    result = _check(runner, "--select", "ALL", "--fail-on", "never", "-v", *files)
     findings = _findings(runner, "--select", "ALL", *files)
     matches = _concise_lines(result.stdout)
     assert len(matches) == len(findings) > 1000
@@ -370,3 +370,51 @@ def test_full_wraps_between_words_only_and_keeps_each_indent() -> None:
     whole = io.StringIO()
     get_reporter("full")(report, whole, ReportOptions(color=False, width=0))
     assert f"      {finding.message}\n" in whole.getvalue()
+
+
+def _read_tools(count: int) -> dict[str, object]:
+    return {"tools": [{
+        "name": f"get_record_{chr(97 + i)}",
+        "description": f"Get record {chr(97 + i)} of the ledger by its id. Returns the record's "
+                       "fields as JSON. Use this when the id is known; otherwise search first.",
+        "inputSchema": {"type": "object", "properties": {
+            "record_id": {"type": "string", "description": "The record's id, from search."}},
+            "required": ["record_id"]},
+    } for i in range(count)]}
+
+
+def test_a_rule_repeated_on_many_tools_is_folded_unless_verbose(runner: CliRunner,
+                                                                tmp_path: Path) -> None:
+    manifest = tmp_path / "ledger.json"
+    manifest.write_text(json.dumps(_read_tools(8), indent=2), encoding="utf-8")
+    result = _check(runner, str(manifest), "--select", "SAFE003,SPEC004")
+    lines = result.stdout.splitlines()
+    safe = [line for line in lines if " SAFE003 " in line]
+    # The first three findings, then one line for the other five.
+    assert [line.split(": SAFE003")[0].rsplit(":", 2)[0] for line in safe[:3]] == [
+        str(manifest)] * 3
+    assert len([line for line in safe if CONCISE.match(line)]) == 3
+    assert safe[3] == (f"{manifest}: SAFE003 … and 5 more like these (8 in all; -v lists every "
+                       "finding)")
+    assert any(line.startswith("Found 8 problems") for line in lines)
+    # -v lists all eight; the JSON report always has all eight.
+    verbose = _check(runner, str(manifest), "--select", "SAFE003", "-v").stdout.splitlines()
+    assert len([line for line in verbose if CONCISE.match(line)]) == 8
+    report = json.loads(_check(runner, str(manifest), "--select", "SAFE003", "--format",
+                               "json").stdout)
+    assert len(report["findings"]) == 8
+    # Five are few enough to list.
+    manifest.write_text(json.dumps(_read_tools(5), indent=2), encoding="utf-8")
+    few = _check(runner, str(manifest), "--select", "SAFE003").stdout.splitlines()
+    assert len([line for line in few if CONCISE.match(line)]) == 5
+    assert not any("more like these" in line for line in few)
+
+
+def test_errors_are_never_folded(runner: CliRunner, tmp_path: Path) -> None:
+    tools = _read_tools(8)
+    for tool in tools["tools"]:  # type: ignore[union-attr]
+        del tool["description"]  # SPEC004, an error, on all eight
+    manifest = tmp_path / "ledger.json"
+    manifest.write_text(json.dumps(tools, indent=2), encoding="utf-8")
+    lines = _check(runner, str(manifest), "--select", "SPEC004").stdout.splitlines()
+    assert len([line for line in lines if CONCISE.match(line) and " SPEC004 " in line]) == 8

@@ -33,6 +33,7 @@ class ReportOptions:
     show_fixes: bool = False  # concise: list the safe fixes after the findings
     width: int | None = None  # full: wrap at this width; 0 never; None: the terminal's
     hidden: int = 0  # findings left out by --min-severity, for the summary to say so
+    every: bool = False  # concise: list every finding, not the first few of a repeated rule
     # What makes the exit code 1, so every format agrees with it: findings at or above this
     # severity fail (JUnit failures, the verdict of Markdown and JSON); None when nothing
     # does (--fail-on never, --exit-zero).  ``fail_on_label`` says it as the user did

@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import textwrap
+from collections import Counter
 from collections.abc import Iterable
 from itertools import groupby
 from typing import TextIO
@@ -257,9 +258,19 @@ def render(report: Report, out: TextIO, options: ReportOptions) -> None:
 _CHUNK = 512
 
 
+# In the concise output, a rule that fires more than _REPEATED times in one file (DESC003 on
+# 39 of 40 tools) shows its first _SHOWN findings and one line for the rest: on a real server
+# the same advice per tool is most of the output, and the first few say what to change.
+# Errors are always listed.
+_REPEATED = 5
+_SHOWN = 3
+
+
 def render_concise(report: Report, out: TextIO, options: ReportOptions) -> None:
     """One line a finding, ``path:line:col: CODE [*] message``, as Ruff prints them; the
-    message is the short form of the finding's (mcplint.reporters.short)."""
+    message is the short form of the finding's (mcplint.reporters.short).  A rule repeated
+    across many tools of a file is shortened to its first findings and a count, unless
+    ``options.every``."""
     writer = _Writer(use_color(out, options.color))
     _errors(report, writer)
     if options.statistics:
@@ -267,13 +278,37 @@ def render_concise(report: Report, out: TextIO, options: ReportOptions) -> None:
     else:
         unfixable = unfixable_files(report)
         method = report.token_method
-        for index, finding in enumerate(report.findings, 1):
-            marker = (f" {FIXABLE}" if finding.fix is not None and finding.file not in unfixable
-                      else "")
-            writer.line((f"{reveal_line(_where(finding))}:", BOLD), (" ", ""),
-                        (reveal_line(finding.code), STYLE[finding.severity]), (marker, HELP),
-                        (f" {reveal_line(short_message(finding.message, method))}", ""))
-            if index % _CHUNK == 0:
+        per_rule = Counter((f.file, f.code) for f in report.findings)
+        seen: Counter[tuple[str, str]] = Counter()
+        folded: list[tuple[str, str, Severity]] = []
+        printed = 0
+        for position, finding in enumerate(report.findings):
+            key = (finding.file, finding.code)
+            seen[key] += 1
+            if (not options.every and per_rule[key] > _REPEATED and seen[key] > _SHOWN
+                    and finding.severity is not Severity.ERROR):
+                if seen[key] == _SHOWN + 1:
+                    folded.append((finding.file, finding.code, finding.severity))
+            else:
+                marker = (f" {FIXABLE}"
+                          if finding.fix is not None and finding.file not in unfixable else "")
+                writer.line((f"{reveal_line(_where(finding))}:", BOLD), (" ", ""),
+                            (reveal_line(finding.code), STYLE[finding.severity]),
+                            (marker, HELP),
+                            (f" {reveal_line(short_message(finding.message, method))}", ""))
+                printed += 1
+            following = (report.findings[position + 1].file
+                         if position + 1 < len(report.findings) else None)
+            if folded and following != finding.file:
+                for file, code, severity in folded:
+                    more = per_rule[(file, code)] - _SHOWN
+                    writer.line((f"{reveal_line(file)}:", BOLD), (" ", ""),
+                                (reveal_line(code), STYLE[severity]),
+                                (f" … and {more} more like these "
+                                 f"({per_rule[(file, code)]} in all; -v lists every finding)",
+                                 DIM))
+                folded = []
+            if printed and printed % _CHUNK == 0:
                 writer.flush(out)
         if options.show_fixes:
             _fixes(report, writer, unfixable)
