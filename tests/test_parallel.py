@@ -75,3 +75,16 @@ def test_files_linted_in_workers_report_what_one_process_reports(
     assert forked.errors == serial.errors
     assert forked.files == serial.files
     assert forked.rules == serial.rules
+
+
+def test_spans_are_cut_by_weight_not_count() -> None:
+    from mcplint.engine.parallel import weighted_spans
+
+    # Ten heavy units then ninety light ones: equal counts would give one worker most work.
+    weights = [50] * 10 + [5] * 90
+    first, second = weighted_spans(weights, 2)
+    assert first[0] == 0 and first[1] == second[0] and second[1] == 100
+    assert abs(sum(weights[slice(*first)]) - sum(weights[slice(*second)])) <= 50
+    # Every span keeps at least one unit, even when one unit outweighs the rest.
+    assert weighted_spans([1000, 1, 1], 3) == [(0, 1), (1, 2), (2, 3)]
+    assert weighted_spans([1] * 7, 3) == [(0, 3), (3, 5), (5, 7)]

@@ -192,7 +192,7 @@ class Linter:
             # Token counts travel back with the findings: a worker counted them already.
             return found, [ctx.tool_tokens(tool) for tool in manifest.tools[start:end]]
 
-        parts = run_spans(tools, len(manifest.tools))
+        parts = run_spans(tools, len(manifest.tools), weights=_sizes(manifest))
         findings = [finding for found, _ in parts for finding in found]
         tool_tokens = tuple(count for _, counts in parts for count in counts)
         # The whole-manifest rules run after the workers, with their token counts, so the
@@ -281,6 +281,14 @@ class Linter:
                 suggestion=suggestion,
                 fix=fix,
             )
+
+
+def _sizes(manifest: Manifest) -> list[int]:
+    """Each tool's length in the file (from one tool's start to the next), for even spans of
+    work; the last one runs to the end of the text, which only makes it look a little bigger."""
+    starts = [manifest.document.offset_of(tool.pointer) for tool in manifest.tools]
+    ends = [*starts[1:], len(manifest.document.text)] if starts else []
+    return [max(1, end - start) for start, end in zip(starts, ends, strict=True)]
 
 
 def _related(manifest: Manifest, tool: Tool, pointer: str) -> Related:
