@@ -181,7 +181,8 @@ def run(
     # Many files are read and linted in forked workers, a span of files each, unless the
     # manifests are needed here afterwards or standard input is among them.
     forkable = not keep and all(source.path != STDIN for source, _ in sources)
-    parts = (parallel.run_spans(read_span, len(sources), parallel.MIN_FILES_PER_WORKER)
+    parts = (parallel.run_spans(read_span, len(sources), parallel.MIN_FILES_PER_WORKER,
+                                [_size(source.path) for source, _ in sources])
              if forkable
              else [read_span(0, len(sources))])
     reads = [read for part in parts for read in part]
@@ -231,6 +232,14 @@ class _Read:
     errors: tuple[InputError, ...] = ()
     linted: Linted | None = None
     manifest: Manifest | None = None  # only when asked for: it is large to send back
+
+
+def _size(path: str) -> int:
+    """A file's size, to even out the workers' spans of files (a missing one counts as 1)."""
+    try:
+        return max(1, os.stat(path).st_size)
+    except OSError:
+        return 1
 
 
 def _named(loaded: Loaded, name: str) -> Loaded:
