@@ -21,33 +21,17 @@ try:
 except ImportError:  # pragma: no cover - the fallback is tested by forcing it
     ahocorasick = None
 
-try:  # Python 3.11+; the module is private, so any surprise below falls back to no prefilter.
+try:  # Python 3.11+; the modules are private, so any surprise falls back to no prefilter.
+    from re import _constants as _sre  # type: ignore[attr-defined]
     from re import _parser as _sre_parse  # type: ignore[attr-defined]
-    from re._constants import (  # type: ignore[import-not-found]
-        BRANCH,
-        CATEGORY,
-        CATEGORY_DIGIT,
-        IN,
-        LITERAL,
-        MAX_REPEAT,
-        MIN_REPEAT,
-        POSSESSIVE_REPEAT,
-        SUBPATTERN,
-    )
 except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _sre
     import sre_parse as _sre_parse
-    from sre_constants import (
-        BRANCH,
-        CATEGORY,
-        CATEGORY_DIGIT,
-        IN,
-        LITERAL,
-        MAX_REPEAT,
-        MIN_REPEAT,
-        SUBPATTERN,
-    )
 
-    POSSESSIVE_REPEAT = MAX_REPEAT
+BRANCH, CATEGORY, CATEGORY_DIGIT = _sre.BRANCH, _sre.CATEGORY, _sre.CATEGORY_DIGIT
+IN, LITERAL, SUBPATTERN = _sre.IN, _sre.LITERAL, _sre.SUBPATTERN
+MAX_REPEAT, MIN_REPEAT = _sre.MAX_REPEAT, _sre.MIN_REPEAT
+POSSESSIVE_REPEAT = getattr(_sre, "POSSESSIVE_REPEAT", MAX_REPEAT)  # 3.11 added it
 
 Literals = frozenset[str]
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # Strings are unrolled (``[^"\\]*(?:\\.[^"\\]*)*``) so the engine does not alternate per char.
-_TOKEN = re.compile(
+# The JSON (and JSONC) tokens, whitespace skipped: also what mcplint.reporters.regions scans.
+TOKEN = re.compile(
     r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
     r"|//[^\n]*"
     r"|/\*.*?\*/"
@@ -104,7 +105,7 @@ class Document:
         return position_at(self._line_starts, offset)
 
 
-def _line_starts(text: str) -> Sequence[int]:
+def line_starts_of(text: str) -> Sequence[int]:
     # An array, not a list: a list holds an int object per line (28 bytes each past 256), which
     # for a gateway-size manifest of a million lines is 30 MB; the array is 8 bytes a line.
     starts = array("q", [0])
@@ -176,7 +177,7 @@ def _scan(text: str) -> _Scan:
         budget -= len(pointer)
         return pointer
 
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         token = match.group()
         first = token[0]
         start = match.start()
@@ -268,7 +269,7 @@ def parse_json(text: str) -> Document | ParseError:
         # A BOM is not JSON, but editors on Windows write one; a space keeps offsets aligned.
         text = " " + text[1:]
     found = _scan(text)
-    line_starts = _line_starts(text)
+    line_starts = line_starts_of(text)
     if found.too_deep is not None:
         return ParseError(f"nested more than {MAX_DEPTH} levels deep; mcplint reads at most "
                           f"{MAX_DEPTH} (tool definitions need a handful)",

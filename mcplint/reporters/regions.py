@@ -10,20 +10,13 @@ decoding and newlines), so lines and columns agree with the finding's.
 
 from __future__ import annotations
 
-import bisect
 import re
 from pathlib import Path
 
+from mcplint.loaders.jsonsource import TOKEN as _TOKEN
+from mcplint.loaders.jsonsource import line_starts_of, position_at
 from mcplint.loaders.reading import decode
 
-_TOKEN = re.compile(
-    r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-    r"|//[^\n]*"
-    r"|/\*.*?\*/"
-    r"|[{}\[\]:,]"
-    r'|[^\s{}\[\]:,"/]+',
-    re.S,
-)
 # Files past this are not read again for spans; their findings keep start positions only.
 MAX_TEXT = 64 * 1024 * 1024
 
@@ -33,7 +26,7 @@ class Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        self.line_starts = line_starts_of(text)
 
     def offset(self, line: int, column: int) -> int | None:
         if not 1 <= line <= len(self.line_starts):
@@ -43,8 +36,8 @@ class Text:
         return offset if 0 <= offset < end else None
 
     def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.line_starts, offset)
-        return line, offset - self.line_starts[line - 1] + 1
+        found = position_at(self.line_starts, offset)
+        return found.line, found.column
 
     def node_end(self, line: int, column: int) -> tuple[int, int] | None:
         """(line, column) one past the end of the node starting at (line, column), or None
