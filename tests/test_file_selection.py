@@ -21,17 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from mcplint.cli import main
+from tests.sample_tools import BAD, GOOD
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER_REPO = ROOT / "fixtures" / "server-repo"
-GOOD = {"tools": [{
-    "name": "get_ticket",
-    "description": "Get one support ticket by id. Returns its subject, status and messages.",
-    "inputSchema": {"type": "object",
-                    "properties": {"ticket_id": {"type": "string", "description": "The id."}},
-                    "required": ["ticket_id"]},
-}]}
-BAD = {"tools": [{"name": "close_ticket", "inputSchema": {"type": "object"}}]}
 
 
 def _put(path: Path, data: Any) -> Path:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.sample_tools import BAD, GOOD
+
 ROOT = Path(__file__).resolve().parents[1]
 PRE_COMMIT = shutil.which("pre-commit")
 GIT = shutil.which("git")
@@ -23,14 +25,6 @@ pytestmark = pytest.mark.skipif(
     PRE_COMMIT is None or GIT is None,
     reason="needs the pre-commit tool and git (pip install -e '.[dev]')")
 
-BAD = {"tools": [{"name": "close_ticket", "inputSchema": {"type": "object"}}]}
-GOOD = {"tools": [{
-    "name": "get_ticket",
-    "description": "Get one support ticket by id. Returns its subject, status and messages.",
-    "inputSchema": {"type": "object",
-                    "properties": {"ticket_id": {"type": "string", "description": "The id."}},
-                    "required": ["ticket_id"]},
-}]}
 HOOK_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "mcplint", "rules")
 
 

@@ -16,17 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcplint.findings import Edit, TextEdit
-from mcplint.loaders.jsonsource import Document
+from mcplint.loaders.jsonsource import TOKEN, Document, next_token
 
-# Strings may hold escaped quotes; comments may hold anything.  Whitespace is skipped.
-_TOKEN = re.compile(
-    r'"(?:[^"\\]|\\.)*"'
-    r"|//[^\n]*"
-    r"|/\*.*?\*/"
-    r"|[{}\[\]:,]"
-    r'|[^\s{}\[\]:,"/]+',
-    re.S,
-)
 _INDENTED_LINE = re.compile(r"^([ \t]+)\S", re.M)
 _KEY_SEPARATOR = re.compile(r'"\s*:( ?)')
 _DEFAULT_UNIT = "  "
@@ -103,25 +94,18 @@ def resolve_pointer(data: Any, pointer: str) -> Any:
     return node
 
 
-def _significant(text: str, start: int) -> re.Match[str] | None:
-    for match in _TOKEN.finditer(text, start):
-        if not match.group().startswith(("//", "/*")):
-            return match
-    return None
-
-
 def _find_object(document: Document, pointer: str) -> _Object | None:
     """Locate the object at ``pointer``: its offset is its key's (a member) or its own."""
     if pointer and not document.has(pointer):
         return None
     text = document.text
-    token = _significant(text, document.offset_of(pointer))
+    token = next_token(text, document.offset_of(pointer))
     if token is not None and token.group().startswith('"'):
         # A member: skip the key and the colon to reach the value.
-        colon = _significant(text, token.end())
+        colon = next_token(text, token.end())
         if colon is None or colon.group() != ":":
             return None
-        token = _significant(text, colon.end())
+        token = next_token(text, colon.end())
     if token is None or token.group() != "{":
         return None
     return _scan_object(text, token.start())
@@ -137,7 +121,7 @@ def _scan_object(text: str, open_at: int) -> _Object | None:
     comma_end: int | None = None
     item_separator: str | None = None
     key_separator: str | None = None
-    for match in _TOKEN.finditer(text, open_at + 1):
+    for match in TOKEN.finditer(text, open_at + 1):
         token = match.group()
         first = token[0]
         if token.startswith(("//", "/*")):

@@ -28,6 +28,14 @@ TOKEN = re.compile(
 )
 
 
+def next_token(text: str, start: int) -> re.Match[str] | None:
+    """The first token at or after ``start`` that is not a comment (None at the end)."""
+    for match in TOKEN.finditer(text, start):
+        if not match.group().startswith(("//", "/*")):
+            return match
+    return None
+
+
 # Deeper nesting is no tool definition; stopping there keeps the scan, json and every check
 # that walks a schema far from Python's recursion limit.
 MAX_DEPTH = 512

@@ -10,11 +10,10 @@ decoding and newlines), so lines and columns agree with the finding's.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from mcplint.loaders.jsonsource import TOKEN as _TOKEN
-from mcplint.loaders.jsonsource import line_starts_of, position_at
+from mcplint.loaders.jsonsource import line_starts_of, next_token, position_at
 from mcplint.loaders.reading import decode
 
 # Files past this are not read again for spans; their findings keep start positions only.
@@ -49,22 +48,15 @@ class Text:
         return self.position(end) if end is not None else None
 
 
-def _significant(text: str, pos: int) -> re.Match[str] | None:
-    for match in _TOKEN.finditer(text, pos):
-        if not match.group().startswith(("//", "/*")):
-            return match
-    return None
-
-
 def _value_end(text: str, start: int) -> int | None:
     first = _TOKEN.match(text, start)
     if first is None:
         return None
     token = first.group()
     if token.startswith('"'):
-        after = _significant(text, first.end())
+        after = next_token(text, first.end())
         if after is not None and after.group() == ":":  # a member's key: go on to its value
-            first = _significant(text, after.end())
+            first = next_token(text, after.end())
             if first is None:
                 return None
             token = first.group()
