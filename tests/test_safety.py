@@ -81,6 +81,15 @@ def vocab() -> Vocabulary:
     (_tool("manage_accounts", properties={"action": {"enum": ["list", "remove"]}}),
      "destructive"),
     (_tool("slack_post_message"), "destructive"),
+    # A router tool does what its selector chooses: the most severe value decides…
+    (_tool("files", "Work with files.", properties={
+        "action": {"type": "string", "enum": ["read", "write", "delete"]}}), "destructive"),
+    (_tool("notes", properties={"command": {"enum": ["search", "create"]}}), "write"),
+    (_tool("jobs", properties={"operation": {"type": "string",
+                                             "description": "One of: list, pause."}}), "write"),
+    (_tool("docs", properties={"action": {"enum": ["search", "get"]}}), "read"),
+    # …but a name that says it reads keeps its word: the selector is what it reads about.
+    (_tool("check_permission", properties={"operation": {"enum": ["read", "delete"]}}), "read"),
     (_tool("draft_email"), "write"),
     (_tool("update_event", annotations={"destructiveHint": True}), "destructive"),
     # A blanket destructiveHint does not make a click or an added comment destructive.
@@ -89,6 +98,12 @@ def vocab() -> Vocabulary:
 ])
 def test_read_effect(tool: dict[str, Any], effect: str, vocab: Vocabulary) -> None:
     assert read_effect(_manifest([tool]).tools[0], vocab).effect == effect
+
+
+def test_a_router_says_which_value_makes_it_write(vocab: Vocabulary) -> None:
+    tool = _manifest([_tool("files", properties={
+        "action": {"type": "string", "enum": ["read", "list", "delete"]}})]).tools[0]
+    assert read_effect(tool, vocab).reason == 'its parameter "action" selects "delete"'
 
 
 def _guards() -> Guards:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from mcplint.checks._paramtext import listed_values
 from mcplint.checks._text import compile_patterns
 from mcplint.checks.base import PATTERNS, WORDS
 from mcplint.model import Manifest, Parameter, Tool
@@ -50,6 +51,9 @@ EFFECT_OPTIONS: dict[str, Any] = {
                                            "object is in read-objects."},
     "read-objects": {**WORDS, "description": "Objects a run verb only reads (query, report)."},
     "conjunctions": {**WORDS, "description": "Words that join a second action to a name."},
+    "selector-parameters": {**WORDS, "description": "Names of parameters that choose what a "
+                                                  "router tool does (action, command, "
+                                                  "operation): their values are its verbs."},
     "lead-ins": {**PATTERNS, "description": "Regular expressions for filler before a "
                                              "description's first verb (\"This tool will\")."},
     "destructive-phrases": {**PATTERNS, "description": "Regular expressions that make a "
@@ -93,6 +97,7 @@ class Vocabulary:
     run: frozenset[str]
     read_objects: frozenset[str]
     conjunctions: frozenset[str]
+    selectors: frozenset[str]
     lead_ins: tuple[re.Pattern[str], ...]
     destructive_phrases: tuple[re.Pattern[str], ...]
     irreversible_objects: frozenset[str]
@@ -137,6 +142,7 @@ def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
         run=_lower_set(options["run-verbs"]),
         read_objects=_lower_set(options["read-objects"]),
         conjunctions=_lower_set(options["conjunctions"]),
+        selectors=_lower_set(options["selector-parameters"]),
         lead_ins=compile_patterns("lead-ins", options["lead-ins"]),
         destructive_phrases=compile_patterns("destructive-phrases",
                                              options["destructive-phrases"]),
@@ -217,9 +223,48 @@ def _annotation_reading(tool: Tool) -> Reading | None:
     return None
 
 
+# How a selector's description introduces its values when it has no enum ("One of: list,
+# pause"); PARAM001's lead-ins are an option of that rule, these only find a router's verbs.
+_SELECTOR_LEAD_INS = ("one of", "either", "valid values", "allowed values", "possible values",
+                      "supported values", "options", "choices", "can be", "must be")
+
+
+def _selected_values(param: Parameter) -> list[str]:
+    """The values a selector parameter offers: its enum (or its items' enum), else the values
+    its description lists."""
+    for schema in (param.schema, param.schema.get("items")):
+        values = schema.get("enum") if isinstance(schema, Mapping) else None
+        if isinstance(values, list):
+            return [v for v in values if isinstance(v, str)]
+    listing = listed_values(param.description or "", _SELECTOR_LEAD_INS, 20)
+    return list(listing.values) if listing is not None else []
+
+
+def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
+    """A router tool (``files`` with ``action: read|write|delete``) does what its selector
+    parameter chooses, whatever its name says: the most severe value decides."""
+    found: Reading | None = None
+    for param in tool.parameters:
+        if param.depth != 0 or param.name.lower() not in vocab.selectors:
+            continue
+        for value in _selected_values(param):
+            words = split_name(value)
+            verb = _lemma(words[0], vocab.writes | vocab.read) if words else None
+            why = f'its parameter "{param.name}" selects "{value}"'
+            if verb in vocab.destructive:
+                return Reading("destructive", why, verb)
+            if found is None and verb in vocab.writes:
+                found = Reading("write", why, verb)
+    return found
+
+
 def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
     """Whether the tool reads, writes or destroys, and why (see the module docstring)."""
     reading = _name_reading(tool, vocab)
+    # A name that says it reads keeps its word: a selector then names what the read is
+    # about (check_permissions with operation: read|delete).
+    if reading is None or reading.effect == "write":
+        reading = _router_reading(tool, vocab) or reading
     if reading is None:
         verb = description_verb(tool, vocab)
         if verb in vocab.run and any(t in vocab.read_objects for t in tool.name_tokens):
@@ -230,7 +275,7 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
             reading = Reading("read", f'its description starts with "{verb}"', verb)
     if reading is None:
         reading = _annotation_reading(tool) or Reading("read", "nothing says it writes")
-    if reading.effect == "read":
+    if reading.effect != "write":
         return reading
     return _destructive(tool, vocab, reading) or reading
 
