@@ -422,6 +422,9 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
     modifiers = {stem(w) for w in options["modifiers"]}
     ignored = {stem(w) for w in options["ignore-words"]}
     connectors = {w.lower() for w in options["connectors"]}
+    # Near-synonym objects (notes/articles/pages, folder/directory) name one store to an agent
+    # looking for a tool: search_notes and lookup_articles over one wiki are one request.
+    same = synonym_map(options["object-synonyms"])
     leading = Counter(stem(t.name_tokens[0]) for t in tools if len(t.name_tokens) > 1)
     # A leading word is a namespace (jira_, cache_) when many names share it; an object-first
     # name (documents-create) shares its first word with a few siblings only.
@@ -444,10 +447,11 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
         verb = next((w for w in kept if stem(w) in groups), None)
         objects = [w for w in kept if w != verb]
         plural = bool(objects) and singular(objects[-1]) != objects[-1]
+        canonical = {w: same.get(stem(w), stem(w)) for w in objects + qualifying}
         shapes.append(_Shape(tool, namespace, groups.get(stem(verb)) if verb else None, verb,
-                             tuple(stem(w) for w in objects),
-                             tuple(stem(w) for w in qualifying), plural,
-                             {stem(w): w for w in objects + qualifying}))
+                             tuple(canonical[w] for w in objects),
+                             tuple(canonical[w] for w in qualifying), plural,
+                             {canonical[w]: w for w in objects + qualifying}))
     return shapes
 
 
@@ -465,6 +469,11 @@ def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | N
     if a.action != b.action:
         return _related_actions(a, b, options)
     if a.objects == b.objects and a.qualifiers == b.qualifiers:
+        head_a = a.written.get(a.objects[-1]) if a.objects else None
+        head_b = b.written.get(b.objects[-1]) if b.objects else None
+        if head_a and head_b and singular(head_a) != singular(head_b):
+            return (f'{a.verb} "{head_a}" and {b.verb} "{head_b}", and those read as one '
+                    "thing to an agent")
         if a.verb == b.verb:
             return "differ only by modifiers or a plural"
         return f'{a.verb} and {b.verb} the same thing, and those actions read as one'
@@ -543,6 +552,9 @@ def _disambiguated(a: Tool, b: Tool, ctx: Context,
         "modifiers": {**WORDS, "default": [],
                       "description": "Words that make a variant of the same tool (many, "
                                      "batch, multi); they are set aside."},
+        "object-synonyms": {**WORD_GROUPS, "default": [],
+                            "description": "Groups of object words that name one thing to an "
+                                           "agent choosing a tool (note, article, page)."},
         "ignore-words": {**WORDS, "default": [],
                          "description": "Words in names that say nothing about the object "
                                         "(tool, by, for)."},
