@@ -24,8 +24,8 @@ Three figures, and why each exists:
   of the in-sample figure is the choice of thresholds fitted to these servers.
 * **lockbox** (``--servers lockbox``): the servers in ``bench/lockbox.json`` were set aside before
   a round of rule work and their misses were not read during it; ``--show`` refuses them.  It is
-  the closest thing to an unseen server this set has.  ``--gold bench/blind`` scores a second
-  labelled set made blind to the rules (see ``bench/blind/README.md``).
+  the closest thing to an unseen server this set has.  ``--gold bench/blind`` and ``--gold bench/blind2``
+  score labelled sets made blind to the rules (see their README files).
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 LOCKBOX = ROOT / "bench" / "lockbox.json"
 # Hand labels of servers no rule was tuned on, made blind to mcplint's output (see its README).
 BLIND = ROOT / "bench" / "blind"
+# Every blind set: --show refuses them all.
+BLIND_SETS = (BLIND, ROOT / "bench" / "blind2")
 TUNING = ROOT / "bench" / "tuning.toml"
 
 Predictions = dict[str, dict]
@@ -348,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     show = [c.strip().upper() for c in args.show.split(",") if c.strip()]
     if show and args.gold is None and chosen & set(lockbox()):
         parser.error("--show would list lockbox servers' items; use --servers dev")
-    if show and args.gold is not None and Path(args.gold).resolve() == BLIND.resolve():
+    if show and args.gold is not None and Path(args.gold).resolve() in {
+            b.resolve() for b in BLIND_SETS}:
         parser.error("--show would list the blind set's items, which would make it a tuning "
                      "set; score it without --show")
     sets = _as_sets(pred, gold, scorer)
