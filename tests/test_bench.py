@@ -108,3 +108,12 @@ def test_static_lint_does_not_import_the_mcp_sdk_or_jinja2() -> None:
                             capture_output=True, text=True, check=False, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_rule_times_runs_and_names_the_rules() -> None:
+    # The per-rule table replaces the engine's span runner; a change to its signature once
+    # broke the script without any test noticing.
+    done = subprocess.run([sys.executable, str(BENCH / "rule_times.py"), "--tools", "25",
+                           "--repeat", "1"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "| DESC001 |" in done.stdout and "25 tools: load" in done.stdout
