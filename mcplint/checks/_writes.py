@@ -263,8 +263,12 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
     reading = _name_reading(tool, vocab)
     # A name that says it reads keeps its word: a selector then names what the read is
     # about (check_permissions with operation: read|delete).
-    if reading is None or reading.effect == "write":
-        reading = _router_reading(tool, vocab) or reading
+    if reading is None:
+        reading = _router_reading(tool, vocab)
+    elif reading.effect == "write":
+        routed = _router_reading(tool, vocab)
+        if routed is not None and routed.effect == "destructive":
+            reading = routed
     if reading is None:
         verb = description_verb(tool, vocab)
         if verb in vocab.run and any(t in vocab.read_objects for t in tool.name_tokens):
