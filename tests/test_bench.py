@@ -117,3 +117,16 @@ def test_rule_times_runs_and_names_the_rules() -> None:
                            "--repeat", "1"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "| DESC001 |" in done.stdout and "25 tools: load" in done.stdout
+
+
+def test_corpus_hits_counts_findings_per_rule() -> None:
+    folder = ROOT / "fixtures" / "rules" / "NAME001" / "fail"
+    done = subprocess.run([sys.executable, str(BENCH / "corpus_hits.py"), "--corpus",
+                           str(folder), "--select", "NAME001"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    # Every fail fixture of NAME001 has a finding (the sidecars are skipped); nothing else ran.
+    manifests = [p for p in folder.glob("*.json") if not p.name.endswith(".expected.json")]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")][2:]
+    assert [row.split("|")[1].strip() for row in rows] == ["NAME001"], done.stdout
+    assert rows[0].split("|")[3].strip() == str(len(manifests)), done.stdout
