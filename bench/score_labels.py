@@ -24,8 +24,8 @@ Three figures, and why each exists:
   of the in-sample figure is the choice of thresholds fitted to these servers.
 * **lockbox** (``--servers lockbox``): the servers in ``bench/lockbox.json`` were set aside before
   a round of rule work and their misses were not read during it; ``--show`` refuses them.  It is
-  the closest thing to an unseen server this set has.  ``--gold bench/blind`` and ``--gold bench/blind2``
-  score labelled sets made blind to the rules (see their README files).
+  the closest thing to an unseen server this set has.  ``--gold bench/blind`` and
+  ``--gold bench/blind2`` score labelled sets made blind to the rules (see their READMEs).
 """
 
 from __future__ import annotations
