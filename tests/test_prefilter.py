@@ -151,3 +151,44 @@ def test_findings_are_the_same_without_the_prefilter(monkeypatch: pytest.MonkeyP
         _text._compile.cache_clear()
     assert len(with_index) > 1000
     assert with_index == without
+
+
+def _fresh_memo(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setattr(_prefilter, "_MEMO", None)
+    _prefilter._required.cache_clear()
+
+
+def test_requirements_are_kept_between_runs(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    pattern = re.compile(r"\b(fails?|raises?)\b", re.IGNORECASE)
+    _fresh_memo(monkeypatch, tmp_path)
+    first = required(pattern)
+    _prefilter.save_memo()
+    (stored,) = (tmp_path / "mcplint").glob("literals-*.json")
+    assert json.loads(stored.read_text())[f"{pattern.flags}\0{pattern.pattern}"] == sorted(first)
+    # A later run answers from the file, without reading the parse tree again.
+    _fresh_memo(monkeypatch, tmp_path)
+    monkeypatch.setattr(_prefilter, "_parse", lambda *args: pytest.fail("parsed again"))
+    assert required(pattern) == first
+
+
+def test_a_broken_memo_is_ignored(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _fresh_memo(monkeypatch, tmp_path)
+    _prefilter._memo()
+    path = _prefilter._memo().path
+    assert path is not None
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    _fresh_memo(monkeypatch, tmp_path)
+    assert required(re.compile(r"\bdelete\b", re.IGNORECASE)) == {"delete"}
+
+
+def test_the_memo_is_named_for_the_interpreter(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    # Another Python parses patterns its own way: it must not read this one's answers.
+    _fresh_memo(monkeypatch, tmp_path)
+    here = _prefilter._memo().path
+    _fresh_memo(monkeypatch, tmp_path)
+    monkeypatch.setattr(_prefilter.sys, "version", "3.99.0 (other)")
+    assert _prefilter._memo().path != here

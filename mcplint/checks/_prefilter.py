@@ -11,9 +11,14 @@ do not change; a pattern it cannot read is simply always searched.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 try:
@@ -121,8 +126,7 @@ def _branch(alternatives: Iterable[Any]) -> Literals | None:
     return union(_sequence(alternative) for alternative in alternatives)
 
 
-@lru_cache(maxsize=1024)
-def _required(pattern: str, flags: int) -> Literals | None:
+def _parse(pattern: str, flags: int) -> Literals | None:
     try:
         found = _sequence(_sre_parse.parse(pattern, flags))
     except Exception:  # a parser this module does not know: search everything
@@ -132,9 +136,76 @@ def _required(pattern: str, flags: int) -> Literals | None:
     return found
 
 
+@lru_cache(maxsize=1024)
+def _required(pattern: str, flags: int) -> Literals | None:
+    memo = _memo()
+    key = f"{flags}\0{pattern}"
+    if key in memo.known:
+        stored = memo.known[key]
+        return None if stored is None else frozenset(stored)
+    found = _parse(pattern, flags)
+    memo.known[key] = None if found is None else sorted(found)
+    memo.changed = True
+    return found
+
+
 def required(pattern: re.Pattern[str]) -> Literals | None:
     """Lower-case strings one of which every match of ``pattern`` contains, or None."""
     return _required(pattern.pattern, pattern.flags)
+
+
+# Reading a pattern's parse tree costs about as much as compiling it: a tenth of a small lint
+# for the built-in packs' few hundred patterns.  The answers are kept between runs in the user's
+# cache directory, in a file named for this module's own source and the Python version (whose
+# parser builds the tree), so a changed extraction or interpreter never reads stale answers.
+# Like the pack cache, it is only an optimisation: any trouble with the file is ignored.
+
+@dataclass
+class _Memo:
+    path: Path | None
+    known: dict[str, list[str] | None] = field(default_factory=dict)
+    changed: bool = False
+
+
+_MEMO: _Memo | None = None
+
+
+def _memo() -> _Memo:
+    global _MEMO
+    if _MEMO is None:
+        _MEMO = _load_memo()
+    return _MEMO
+
+
+def _load_memo() -> _Memo:
+    from mcplint.engine.pack_cache import cache_dir
+
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return _Memo(None)
+    digest = hashlib.sha256(source + sys.version.encode()).hexdigest()[:32]
+    path = cache_dir() / f"literals-{digest}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return _Memo(path)
+    if not isinstance(data, dict):
+        return _Memo(path)
+    known = {k: v for k, v in data.items() if isinstance(k, str)
+             and (v is None or (isinstance(v, list) and all(isinstance(x, str) for x in v)))}
+    return _Memo(path, known)
+
+
+def save_memo() -> None:
+    """Store the requirements read in this run that the cache did not hold yet."""
+    memo = _MEMO
+    if memo is None or not memo.changed or memo.path is None:
+        return
+    from mcplint.engine.pack_cache import store_json
+
+    if store_json(memo.path, memo.known, prefix=".literals-"):
+        memo.changed = False
 
 
 def union(sets: Iterable[Literals | None]) -> Literals | None:

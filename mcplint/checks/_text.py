@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from mcplint.checks._prefilter import LiteralIndex, required
+from mcplint.checks._prefilter import LiteralIndex, required, save_memo
 from mcplint.model import Manifest, Tool
 from mcplint.names import singular, split_name
 
@@ -89,6 +89,7 @@ def _compile(option: str, patterns: tuple[str, ...]) -> Patterns:
                              ) from exc
     result = Patterns(compiled)
     result.prefilter = LiteralIndex([required(p) for p in compiled])
+    save_memo()
     return result
 
 

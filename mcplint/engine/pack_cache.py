@@ -5,7 +5,8 @@ Parsing the ten built-in TOML packs takes about 20 ms of every run, a tenth of a
 (``$XDG_CACHE_HOME/mcplint``, else ``~/.cache/mcplint``), one JSON file per pack named by the
 SHA-256 of its text, so an edited or upgraded pack is never read stale.  The cache is only an
 optimisation: a file that cannot be read, written or decoded is ignored, and the TOML is
-parsed as before.  User packs are not cached; they are validated on every run.
+parsed as before.  User packs are not cached; they are validated on every run.  The literal
+prefilter (``mcplint.checks._prefilter``) keeps its patterns' requirements in the same folder.
 """
 
 from __future__ import annotations
@@ -55,13 +56,19 @@ def parsed_pack(text: str) -> dict[str, Any]:
 
 
 def _store(path: Path, data: dict[str, Any]) -> None:
+    store_json(path, data, prefix=".pack-")  # TOML dates would fail to encode: not cached
+
+
+def store_json(path: Path, data: Any, prefix: str) -> bool:
+    """Write ``data`` as JSON to ``path`` in the cache, whole or not at all; False on trouble."""
     try:
-        encoded = json.dumps(data, ensure_ascii=False)  # TOML dates would fail: not cached
+        encoded = json.dumps(data, ensure_ascii=False)
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written aside and renamed, so a concurrent run never reads half a file.
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".pack-", suffix=".tmp")
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(encoded)
         os.replace(temp, path)
     except (OSError, TypeError, ValueError):
-        return
+        return False
+    return True
