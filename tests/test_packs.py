@@ -4,8 +4,10 @@ validated here in full: pack shape, every option against its check's schema."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -110,3 +112,22 @@ def test_a_broken_or_unwritable_cache_is_ignored(tmp_path: Path,
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # mcplint/ cannot be made under a file
     assert [r.code for r in parse_pack(text, "naming.toml", builtin_checks(),
                                        validate=False)] == expected
+
+
+def test_entries_not_written_for_a_month_are_pruned(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "mcplint"
+    folder.mkdir()
+    old, recent, other = (folder / "pack-0ld.json", folder / "pack-recent.json",
+                          folder / "notes.txt")
+    for path in (old, recent, other):
+        path.write_text("{}", encoding="utf-8")
+    month = 31 * 24 * 3600
+    os.utime(old, (time.time() - month, time.time() - month))
+    os.utime(other, (time.time() - month, time.time() - month))
+    text = (builtin_pack_dir() / "naming.toml").read_text(encoding="utf-8")
+    parse_pack(text, "naming.toml", builtin_checks(), validate=False)  # stores a new entry
+    # The stale entry is gone; a recent one and files that are not the cache's stay.
+    assert not old.exists() and recent.exists() and other.exists()
+    assert len(_cached_files(tmp_path)) == 2

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,4 +72,21 @@ def store_json(path: Path, data: Any, prefix: str) -> bool:
         os.replace(temp, path)
     except (OSError, TypeError, ValueError):
         return False
+    _prune(path.parent)
     return True
+
+
+# Files of packs or Python versions no longer in use are never read again; one not written for
+# this long is removed when something new is stored (a run that still needs it writes it anew).
+_MAX_AGE_S = 30 * 24 * 3600
+
+
+def _prune(folder: Path) -> None:
+    cutoff = time.time() - _MAX_AGE_S
+    for pattern in ("pack-*.json", "literals-*.json", ".pack-*.tmp", ".literals-*.tmp"):
+        for old in folder.glob(pattern):
+            try:
+                if old.stat().st_mtime < cutoff:
+                    old.unlink()
+            except OSError:
+                continue
