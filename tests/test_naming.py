@@ -16,7 +16,6 @@ import pytest
 from mcplint.checks.base import Context
 from mcplint.config import Config
 from mcplint.engine.linter import Linter, Selection
-from mcplint.findings import Severity
 from mcplint.loaders.jsonsource import Document, parse_json
 from mcplint.loaders.manifest import build_manifest
 from mcplint.model import Manifest
@@ -183,24 +182,13 @@ def test_near_duplicates(a: str, b: str, reason: str) -> None:
     ("get_project", "get_service_desk_for_project"),
     # One item against a scoped list.
     ("get_issue", "get_board_issues"),
-    # get / list with nothing to get or list: two verbs, not one thing twice.
-    ("get", "list"),
+    # get one / list many is a pattern agents read, unless configured otherwise.
+    ("get_filter", "list_filters"),
     # Exact duplicates are the spec rule's business.
     ("get_order", "get_order"),
 ])
 def test_not_near_duplicates(names: tuple[str, ...]) -> None:
     assert _pairs(*names) == {}
-
-
-def test_one_and_many_is_reported_at_info() -> None:
-    hits = _hits("NAME001", _manifest("get_filter", "list_filters", "delete_filter"))
-    assert [(h.fields["first"], h.fields["second"], h.severity) for h in hits] == [
-        ("get_filter", "list_filters", Severity.INFO)]
-    assert "one item against the list of them" in hits[0].fields["reason"]
-    # With get and list made synonyms the pair is one name twice, at the rule's severity.
-    joined = _hits("NAME001", _manifest("get_filter", "list_filters"),
-                   **{"extend-synonyms": [["get", "list"]]})
-    assert [h.severity for h in joined] == [None]
 
 
 def test_vocabularies_are_options() -> None:
@@ -214,7 +202,7 @@ def test_vocabularies_are_options() -> None:
 
 def test_finding_is_on_the_later_tool_with_the_earlier_related() -> None:
     manifest = _manifest("list_orders", "search_papers", "get_order", "search_paper")
-    (hit,) = [h for h in _hits("NAME001", manifest) if h.severity is None]
+    (hit,) = _hits("NAME001", manifest)
     assert hit.pointer == "/tools/3/name"
     assert hit.tool is manifest.tools[3]
     assert [(tool.name, pointer) for tool, pointer in hit.related] == [

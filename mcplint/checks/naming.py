@@ -34,7 +34,6 @@ from typing import Any
 from rapidfuzz.distance import OSA
 
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
-from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
 from mcplint.names import (
     STYLE_LABELS,
@@ -44,10 +43,6 @@ from mcplint.names import (
     restyle,
     singular,
 )
-
-# The canonical words of the single-item and the list action (first words of their synonym
-# groups in rules/naming.toml).
-_ONE, _MANY = "get", "list"
 
 # Pairs sharing one core: each later tool is paired with at most this many earlier ones, so a
 # server with hundreds of identical cores reports a bounded number of pairs.
@@ -170,7 +165,7 @@ def _names(tools: Sequence[Tool], vocab: _Vocabulary) -> list[_Name]:
 class _Pair:
     first: _Name
     second: _Name
-    kind: str  # "same", "word", "extra" or "one-and-many"
+    kind: str  # "same", "word" or "extra"
     detail: tuple[str, ...] = ()  # the added words, for "extra"
 
 
@@ -214,9 +209,6 @@ def _reason(pair: _Pair, vocab: _Vocabulary) -> str:
     a, b = pair.first, pair.second
     if pair.kind == "same":
         return "differ only by " + _join(_normalisation_differences(a, b, vocab))
-    if pair.kind == "one-and-many":
-        x, y = _differing_words(a, b)
-        return f'differ only in "{x}" against "{y}", one item against the list of them'
     if pair.kind == "word":
         x, y = _differing_words(a, b)
         if x in y or y in x:
@@ -255,9 +247,6 @@ def _advice(pair: _Pair, vocab: _Vocabulary) -> str:
                     "says how they differ.")
         return ("Use one word for one action across the server, and name the other tool after "
                 "what it does differently (what it returns, or where it looks).")
-    if pair.kind == "one-and-many":
-        return ("Say in each description which one fits: the one for a single item whose ID "
-                "the agent already has, the other to find or browse them.")
     if pair.kind == "word":
         x, y = _differing_words(a, b)
         if x in y or y in x:
@@ -407,16 +396,6 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
                     for i in partners[:_MAX_PARTNERS]:
                         if _qualifies(names[i], names[j], start, end, namespaces, vocab):
                             add(i, j, "extra", names[j].kept[start:end])
-    # 4. One item against the list of the same things (get_user / list_users): swapped less
-    #    often than the kinds above (the labelled sets disagree on it), so reported at info.
-    for core, members in by_core.items():
-        for slot, word in enumerate(core):
-            rest = core[:slot] + core[slot + 1:]
-            if word != _ONE or not any(w not in namespaces for w in rest):
-                continue
-            for j in members:
-                for i in by_core.get((*core[:slot], _MANY, *core[slot + 1:]), ())[:_MAX_PARTNERS]:
-                    add(i, j, "one-and-many")
     return found
 
 
@@ -493,7 +472,6 @@ def near_duplicate_names(manifest: Manifest, ctx: Context, options: Mapping[str,
              "advice": _advice(pair, vocab)},
             b.tool,
             related=((a.tool, a.tool.child("name")),),
-            severity=Severity.INFO if pair.kind == "one-and-many" else None,
         )
 
 
