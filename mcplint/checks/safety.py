@@ -30,13 +30,28 @@ _LEVEL = {"enum": ["destructive", "write"],
 
 
 @check("unconfirmed-write", Target.TOOL, fields={"effect", "reason"},
-       options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL})
+       options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL,
+                "warning-verbs": {**WORDS, "default": [],
+                                  "description": "Destructive verbs whose finding is a "
+                                                 "warning, not an error: changes in place "
+                                                 "(set, put, patch) overwrite a value but "
+                                                 "are ordinary writes as often as not."},
+                "info-verbs": {**WORDS, "default": [],
+                               "description": "Write verbs that only move around the "
+                                              "agent's own session (navigate, go back, "
+                                              "scroll): reported at info."},
+                "session-objects": {**WORDS, "default": [],
+                                    "description": "Name words of things that belong to the "
+                                                   "agent's own throwaway session (page, tab, "
+                                                   "dialog): a write on one is reported at "
+                                                   "info."}})
 def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     # A tool that declares readOnlyHint: true yet reads as a write is SAFE004's contradiction;
     # reporting it here too would be two findings for one mistake.
     if _declared(tool, "readOnlyHint") is True:
         return
-    reading = read_effect(tool, Vocabulary.from_options(options))
+    vocab = Vocabulary.from_options(options)
+    reading = read_effect(tool, vocab)
     wanted = "destructive" if options["level"] == "destructive" else "write"
     if reading.effect != wanted:
         return
@@ -49,9 +64,21 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
     # destructiveHint: true has told the client to ask before each call; what is missing is a
     # way for the user to see what will happen, which is a lesser fault than hiding it.
     hinted = wanted == "destructive" and _declared(tool, "destructiveHint") is True
+    # An in-place change read as destructive only by its verb is an error half as often as
+    # a delete or a send (precision audit): it does not fail the default gate on that alone.
+    # A description that says it overwrites or cannot be undone is evidence of its own.
+    in_place = (wanted == "destructive" and reading.verb is not None
+                and reading.verb.lower() in lowered(options["warning-verbs"])
+                and not any(p.search(tool.description or "") for p in vocab.destructive_phrases))
+    # Opening a tab, going back or closing a dialog changes only the agent's own session; a
+    # confirmation before each would be noise (most such findings were judged so).
+    own_session = wanted == "write" and (
+        (reading.verb or "").lower() in lowered(options["info-verbs"])
+        or any(token in lowered(options["session-objects"]) for token in tool.name_tokens))
+    severity = (Severity.WARNING if hinted or in_place
+                else Severity.INFO if own_session else None)
     yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
-              {"effect": effect, "reason": reading.reason}, tool,
-              severity=Severity.WARNING if hinted else None)
+              {"effect": effect, "reason": reading.reason}, tool, severity=severity)
 
 
 def _declared(tool: Tool, key: str) -> Any:
