@@ -119,14 +119,17 @@ def test_rule_times_runs_and_names_the_rules() -> None:
     assert "| DESC001 |" in done.stdout and "25 tools: load" in done.stdout
 
 
-def test_corpus_hits_counts_findings_per_rule() -> None:
-    folder = ROOT / "fixtures" / "rules" / "NAME001" / "fail"
+def test_corpus_hits_counts_findings_per_rule(tmp_path: Path) -> None:
+    pair = [{"name": n, "description": "Search papers.", "inputSchema": {"type": "object"}}
+            for n in ("search_paper", "search_papers")]
+    (tmp_path / "twins.json").write_text(json.dumps({"tools": pair}), encoding="utf-8")
+    (tmp_path / "single.json").write_text(json.dumps({"tools": pair[:1]}), encoding="utf-8")
     done = subprocess.run([sys.executable, str(BENCH / "corpus_hits.py"), "--corpus",
-                           str(folder), "--select", "NAME001"],
+                           str(tmp_path), "--select", "NAME001"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    # Every fail fixture of NAME001 has a finding (the sidecars are skipped); nothing else ran.
-    manifests = [p for p in folder.glob("*.json") if not p.name.endswith(".expected.json")]
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")][2:]
-    assert [row.split("|")[1].strip() for row in rows] == ["NAME001"], done.stdout
-    assert rows[0].split("|")[3].strip() == str(len(manifests)), done.stdout
+    assert done.stdout.startswith("2 manifests, 3 tools; 0 fail the default gate")
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines() if line.startswith("| ")]
+    # One finding, on one server and one tool (the later of the pair), at the rule's warning.
+    assert [c.strip() for c in rows[2]] == ["NAME001", "1", "1", "1", "33%", "0", "1", "0"]
+    assert len(rows) == 3

@@ -77,7 +77,7 @@ def test_the_configured_fail_on_is_the_one_reported(tmp_path: Path,
     (tmp_path / ".mcplint.toml").write_text('fail-on = "warning"\n', encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     code, junit = _run("check", EXAMPLE, "--format", "junit")
-    assert code == 1 and _junit_counts(junit)[1] == 10  # 2 errors and 8 warnings
+    assert code == 1 and _junit_counts(junit)[1] == 9  # 2 errors and 7 warnings
 
 
 @pytest.mark.parametrize("fail_on", ["breaking", "risky", "drift", "never"])

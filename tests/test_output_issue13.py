@@ -70,7 +70,7 @@ def test_concise_is_one_line_a_finding_naming_rule_place_and_tool(runner: CliRun
         # The short message is the finding's opening, not its why and how-to.
         assert finding["message"].startswith(match["message"][:20])
         assert len(match["message"]) < len(finding["message"])
-    assert lines[len(findings)].startswith("Found 21 problems (2 errors, 8 warnings, 11 info)")
+    assert lines[len(findings)].startswith("Found 21 problems (2 errors, 7 warnings, 12 info)")
     assert lines[len(findings) + 1] == "[*] 1 fixable with `mcplint check --fix`."
     assert "help:" not in result.stdout and "manifest:" not in result.stdout
 
@@ -218,7 +218,7 @@ def test_min_severity_hides_output_but_not_the_exit_gate(runner: CliRunner) -> N
     assert "19 more below --min-severity not shown." in errors.stdout
     assert errors.exit_code == 1
     warnings = _check(runner, str(EXAMPLE), "--min-severity", "warning", "-q").stdout
-    assert len(_concise_lines(warnings)) == 10
+    assert len(_concise_lines(warnings)) == 9
     # Only warnings fired; none is shown, yet --fail-on warning still fails on them.
     names = ["--select", "NAME"]
     hidden = _check(runner, str(EXAMPLE), *names, "--min-severity", "error",
