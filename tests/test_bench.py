@@ -133,3 +133,13 @@ def test_corpus_hits_counts_findings_per_rule(tmp_path: Path) -> None:
     # One finding, on one server and one tool (the later of the pair), at the rule's warning.
     assert [c.strip() for c in rows[2]] == ["NAME001", "1", "1", "1", "33%", "0", "1", "0"]
     assert len(rows) == 3
+
+
+@needs_corpus
+def test_a_labelled_set_agrees_with_itself() -> None:
+    done = subprocess.run([sys.executable, str(BENCH / "agreement.py"), "--first",
+                           str(BENCH / "agree"), "--second", str(BENCH / "agree")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "10 servers, 80 tools labelled by both" in done.stdout
+    assert "macro F1 over the 10 categories (no prediction = 0): 1.000" in done.stdout
