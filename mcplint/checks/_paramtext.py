@@ -156,7 +156,7 @@ def schema_root(tool: Tool) -> Any:
 _QUOTE = (r"""(?:'([^'\n]{1,40})'|"([^"\n]{1,40})"|`([^`\n]{1,40})`"""
           r"""|‘([^’\n]{1,40})’|“([^”\n]{1,40})”)""")
 # A short aside may follow a value: "'summary' (default) or 'raw'".
-_SEP = r"(?:\s*\([^()\n]{1,20}\))?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s*/\s*)\s*"
+_SEP = r"(?:\s*\([^()\n]{1,120}\))?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s*/\s*)\s*"
 _QUOTED_RUN = re.compile(f"{_QUOTE}(?:{_SEP}{_QUOTE})+")
 _BARE = r"[A-Za-z0-9][\w.:+\-]{0,29}"
 _BARE_SEP = r"\s*(?:,\s*(?:or\s+)?|\s+or\s+|\s*\|\s*)\s*"
