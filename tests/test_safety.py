@@ -88,6 +88,10 @@ def vocab() -> Vocabulary:
     (_tool("jobs", properties={"operation": {"type": "string",
                                              "description": "One of: list, pause."}}), "write"),
     (_tool("docs", properties={"action": {"enum": ["search", "get"]}}), "read"),
+    # A write-named router whose every choice reads, reads ("run" is its object here).
+    (_tool("manage_routing", properties={"operation": {"enum": ["get_policies", "list_contacts"]}}),
+     "read"),
+    (_tool("pipelines_run", properties={"action": {"enum": ["get", "list"]}}), "read"),
     # …but a name that says it reads keeps its word: the selector is what it reads about.
     (_tool("check_permission", properties={"operation": {"enum": ["read", "delete"]}}), "read"),
     (_tool("draft_email"), "write"),

@@ -244,6 +244,8 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
     """A router tool (``files`` with ``action: read|write|delete``) does what its selector
     parameter chooses, whatever its name says: the most severe value decides."""
     found: Reading | None = None
+    reads: list[str] = []
+    unknown = False
     for param in tool.parameters:
         if param.depth != 0 or param.name.lower() not in vocab.selectors:
             continue
@@ -255,6 +257,13 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
                 return Reading("destructive", why, verb)
             if found is None and verb in vocab.writes:
                 found = Reading("write", why, verb)
+            elif verb in vocab.read:
+                reads.append(f'"{param.name}"')
+            else:
+                unknown = True
+    if found is None and reads and not unknown:
+        # Every choice reads (manage_routing with operation: get_policies|get_contacts).
+        return Reading("read", f"its parameter {reads[0]} selects only reads")
     return found
 
 
@@ -267,7 +276,9 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
         reading = _router_reading(tool, vocab)
     elif reading.effect == "write":
         routed = _router_reading(tool, vocab)
-        if routed is not None and routed.effect == "destructive":
+        # The selector makes a write-named router destructive, or, when every value it offers
+        # reads, a read: "manage" says less than the list of what it can do.
+        if routed is not None and routed.effect != "write":
             reading = routed
     if reading is None:
         verb = description_verb(tool, vocab)
