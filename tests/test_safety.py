@@ -68,6 +68,8 @@ def vocab() -> Vocabulary:
     (_tool("execute_sql"), "destructive"),
     # HTTP POST used for a search.
     (_tool("API-post-search"), "read"),
+    # The first action word decides: expanding a link reads it.
+    (_tool("expand_link", "Expand a short link to its full URL."), "read"),
     # No verb in the name: the description's first verb, after filler.
     (_tool("maintenance_on", "Enable maintenance mode."), "write"),
     (_tool("stripe_thing", "This tool will cancel a subscription in Stripe."), "write"),
