@@ -16,8 +16,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from rapidfuzz import fuzz
-
 from mcplint.findings import Finding, RuleInfo, Severity, ToolSummary
 from mcplint.model import Manifest, Parameter, Tool
 from mcplint.run import FileSummary, Report
@@ -328,6 +326,8 @@ def _rename_score(before: Tool, after: Tool) -> float | None:
     An identical schema or description is enough; otherwise two of three resemblances are
     needed (name, description, parameter names), so two unrelated tools never pair up.
     """
+    from rapidfuzz import fuzz  # diff only; check runs never import it
+
     old_text, new_text = before.description or "", after.description or ""
     names = fuzz.ratio(before.name, after.name)
     text = fuzz.token_set_ratio(old_text, new_text) if old_text and new_text else 0.0

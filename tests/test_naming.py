@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -290,3 +292,44 @@ def test_style_from_configuration() -> None:
     assert {h.fields["name"]: h.fields["suggestion"] for h in hits} == {
         "getUser": "get_user", "listUsers": "list_users"}
     assert all("configuration" in h.fields["majority"] for h in hits)
+
+
+def test_one_edit_agrees_with_optimal_string_alignment() -> None:
+    # The hand-written check stands in for rapidfuzz's OSA distance (kept off the import path
+    # of a lint run); on words of a small alphabet every kind of edit, and none, occurs.
+    from rapidfuzz.distance import OSA
+
+    from mcplint.checks.naming import _one_edit
+
+    rng = random.Random(7)
+    letters = "abcde"
+    for _ in range(20000):
+        x = "".join(rng.choice(letters) for _ in range(rng.randint(0, 7)))
+        y = list(x)
+        for _ in range(rng.randint(0, 2)):
+            kind = rng.randrange(4)
+            if kind == 0 and y:
+                y.pop(rng.randrange(len(y)))
+            elif kind == 1:
+                y.insert(rng.randint(0, len(y)), rng.choice(letters))
+            elif kind == 2 and y:
+                y[rng.randrange(len(y))] = rng.choice(letters)
+            elif len(y) > 1:
+                i = rng.randrange(len(y) - 1)
+                y[i], y[i + 1] = y[i + 1], y[i]
+        other = "".join(y)
+        assert _one_edit(x, other) == (OSA.distance(x, other, score_cutoff=1) <= 1), (x, other)
+
+
+def test_a_lint_run_does_not_import_the_fuzzy_matcher() -> None:
+    # 20 ms of every run went to importing rapidfuzz for messages that are rarely written.
+    # A whole default lint, its typo pair found by the hand-written edit check.
+    manifest = ROOT / "fixtures" / "rules" / "NAME001" / "fail" / "typo.json"
+    code = ("import sys\nfrom mcplint.cli import main\n"
+            f"sys.argv = ['mcplint', 'check', '--exit-zero', {str(manifest)!r}]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print('rapidfuzz' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert "NAME001" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "False"

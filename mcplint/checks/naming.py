@@ -31,8 +31,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz.distance import OSA
-
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.model import Manifest, Tool
 from mcplint.names import (
@@ -282,7 +280,7 @@ def _word_relations(words: set[str], vocab: _Vocabulary) -> dict[str, set[str]]:
         if len(members) > 1:
             for i, x in enumerate(members):
                 for y in members[i + 1:]:
-                    if OSA.distance(x, y, score_cutoff=1) <= 1 and not _digits_differ(x, y):
+                    if _one_edit(x, y) and not _digits_differ(x, y):
                         relate(x, y)
     # A word that is another word of at least contained_min_length letters with a piece of at
     # least piece_min_length letters in front or behind (heapsnapshot / snapshot, metadata /
@@ -296,6 +294,26 @@ def _word_relations(words: set[str], vocab: _Vocabulary) -> dict[str, set[str]]:
             if word[:cut] in words and not word[cut:].isdigit():
                 relate(word, word[:cut])
     return related
+
+
+def _one_edit(x: str, y: str) -> bool:
+    """Whether two words are at most one insertion, deletion, substitution or swap of two
+    neighbouring letters apart (optimal string alignment distance <= 1).  Written out because
+    the only other use of a fuzzy-matching library on a lint run would cost 20 ms to import."""
+    if x == y:
+        return True
+    if len(x) > len(y):
+        x, y = y, x
+    if len(y) - len(x) > 1:
+        return False
+    start = 0
+    while start < len(x) and x[start] == y[start]:
+        start += 1
+    if len(x) < len(y):
+        return x[start:] == y[start + 1:]
+    return (x[start + 1:] == y[start + 1:]
+            or (start + 1 < len(x) and x[start] == y[start + 1] and x[start + 1] == y[start]
+                and x[start + 2:] == y[start + 2:]))
 
 
 def _digits_differ(x: str, y: str) -> bool:

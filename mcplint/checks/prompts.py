@@ -11,8 +11,6 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rapidfuzz.distance import Levenshtein
-
 from mcplint.checks._text import lowered
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.loaders.jsonsource import join_pointer
@@ -142,9 +140,11 @@ def _near(first: str, second: str, min_length: int) -> str | None:
         return "differ only by case or separators"
     if tuple(singular(w) for w in a) == tuple(singular(w) for w in b):
         return "differ only by a plural ending"
-    if min(len(first), len(second)) >= min_length and Levenshtein.distance(
-            first.lower(), second.lower()) == 1:
-        return "differ by one letter"
+    if min(len(first), len(second)) >= min_length:
+        from rapidfuzz.distance import Levenshtein  # only servers with prompts get here
+
+        if Levenshtein.distance(first.lower(), second.lower()) == 1:
+            return "differ by one letter"
     return None
 
 

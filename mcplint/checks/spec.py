@@ -8,8 +8,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from rapidfuzz import fuzz, process
-
 from mcplint.checks._plainschema import DIALECTS, plainly_valid
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.findings import Edit
@@ -230,6 +228,8 @@ def required_exists(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Ite
             continue
         for index, name in enumerate(required):
             if isinstance(name, str) and name not in properties:
+                from rapidfuzz import fuzz, process  # a missing property is rare
+
                 close = process.extractOne(name, list(properties), scorer=fuzz.ratio,
                                            score_cutoff=70)
                 known = f'did you mean "{close[0]}"?' if close else (
@@ -251,6 +251,8 @@ def suggest_key(key: str, known: list[str]) -> str | None:
     for candidate in known:
         if _normalise_key(candidate) == normalised:
             return candidate
+    from rapidfuzz import fuzz, process  # an unknown key is rare
+
     match = process.extractOne(key, known, scorer=fuzz.ratio, score_cutoff=75,
                                processor=_normalise_key)
     return match[0] if match else None

@@ -10,8 +10,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from rapidfuzz import process
-
 from mcplint.checks.base import Check, Target
 from mcplint.engine.pack_cache import parsed_pack
 from mcplint.findings import Severity
@@ -158,6 +156,8 @@ def validate_options(check: Check, options: Mapping[str, Any], where: str,
     known = list(check.options_schema.get("properties", {}))
     for key in merged:
         if key not in known:
+            from rapidfuzz import process  # only for the message
+
             guess = process.extractOne(key, known, score_cutoff=60) if known else None
             hint = (f'did you mean "{guess[0]}"?' if guess else
                     "known options: " + ", ".join(known) if known else "it has no options")

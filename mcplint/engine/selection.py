@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from rapidfuzz import process
-
 from mcplint.engine.packs import Rule
 
 
@@ -37,6 +35,8 @@ def check_selectors(selectors: Iterable[str], rules: Mapping[str, Rule], where: 
     for selector in selectors:
         if any(_specificity(selector, rule) for rule in rules.values()) or selector == "ALL":
             continue
+        from rapidfuzz import process  # only for the message
+
         guess = process.extractOne(selector, sorted(vocabulary), score_cutoff=60)
         hint = f'; did you mean "{guess[0]}"?' if guess else "; see `mcplint rules`"
         raise SelectionError(f'{where}: "{selector}" matches no rule code, prefix, name or '
