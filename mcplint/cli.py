@@ -283,6 +283,10 @@ def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str 
                             width=0 if output else None,
                             hidden=len(report.findings) - len(shown.findings),
                             every=verbose, **_verdict(fail_on, exit_zero, final))
+    if shown is not report:
+        kept = set(map(id, shown.findings))
+        options = replace(options, hidden_failing=sum(
+            1 for f in report.findings if id(f) not in kept and options.fails(f.severity)))
     silent = quiet >= 2
     if not (silent and (output is None or str(output) == "-")):
         _write(get_reporter(fmt), shown, output, options,

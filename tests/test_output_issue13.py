@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +229,26 @@ def test_min_severity_hides_output_but_not_the_exit_gate(runner: CliRunner) -> N
     report = json.loads(_check(runner, str(EXAMPLE), "--min-severity", "error",
                                "--format", "json").stdout)
     assert {f["severity"] for f in report["findings"]} == {"error"}
+
+
+def test_formats_that_count_failures_count_hidden_ones(runner: CliRunner) -> None:
+    # --min-severity error hides NAME001's warning, which --fail-on warning fails on: every
+    # format that counts failures says the run failed, as its exit code does.
+    args = [str(EXAMPLE), "--select", "NAME", "--min-severity", "error", "--fail-on", "warning"]
+    junit = _check(runner, *args, "--format", "junit")
+    root = ET.fromstring(junit.stdout)
+    assert junit.exit_code == 1 and root.get("failures") == "1"
+    (failure,) = root.iter("failure")
+    assert failure.get("message") == ("2 findings below --min-severity fail the run "
+                                      "(--fail-on warning)")
+    report = json.loads(_check(runner, *args, "--format", "json").stdout)
+    assert report["findings"] == [] and report["summary"]["failures"] == 2
+    github = _check(runner, *args, "--format", "github").stdout
+    assert "2 fail the run (--fail-on warning)" in github
+    # Nothing hidden fails at the default gate: no extra case.
+    plain = ET.fromstring(_check(runner, str(EXAMPLE), "--select", "NAME", "--min-severity",
+                                 "error", "--format", "junit").stdout)
+    assert plain.get("failures") == "0" and not list(plain.iter("failure"))
 
 
 # --- --stdin-filename ---------------------------------------------------------------------

@@ -33,6 +33,9 @@ class ReportOptions:
     show_fixes: bool = False  # concise: list the safe fixes after the findings
     width: int | None = None  # full: wrap at this width; 0 never; None: the terminal's
     hidden: int = 0  # findings left out by --min-severity, for the summary to say so
+    # Of those, the ones that fail the run: a format that counts failures counts them too,
+    # or it would report a clean run that exits 1.
+    hidden_failing: int = 0
     every: bool = False  # concise: list every finding, not the first few of a repeated rule
     # What makes the exit code 1, so every format agrees with it: findings at or above this
     # severity fail (JUnit failures, the verdict of Markdown and JSON); None when nothing
@@ -46,8 +49,8 @@ class ReportOptions:
         return self.fail_on is not None and severity >= self.fail_on
 
     def failing(self, report: Report) -> int:
-        """How many of the report's findings make the exit code 1."""
-        return sum(1 for f in report.findings if self.fails(f.severity))
+        """How many of the report's findings make the exit code 1, hidden ones included."""
+        return sum(1 for f in report.findings if self.fails(f.severity)) + self.hidden_failing
 
 
 Reporter = Callable[["Report", TextIO, ReportOptions], None]

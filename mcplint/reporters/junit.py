@@ -105,6 +105,20 @@ def _error_suite(root: ET.Element, file: str, errors: list[InputError]) -> None:
     error.text = clean("\n".join(str(e) for e in errors))
 
 
+def _hidden_suite(root: ET.Element, options: ReportOptions) -> None:
+    """One failed case for the findings --min-severity hid but --fail-on counts, so the
+    suite fails when the run does."""
+    suite = _element(root, "testsuite", name="mcplint", tests="1", failures="1", errors="0",
+                     skipped="0")
+    case = _element(suite, "testcase", name="findings below --min-severity", classname="mcplint")
+    count = options.hidden_failing
+    failure = _element(case, "failure", type="hidden",
+                       message=f"{count} finding{'s' if count != 1 else ''} below "
+                               f"--min-severity fail{'' if count != 1 else 's'} the run "
+                               f"({_fail_on(options)})")
+    failure.text = "Run without --min-severity to list them."
+
+
 def as_xml(report: Report, options: ReportOptions | None = None) -> ET.Element:
     options = options or ReportOptions()
     root = ET.Element("testsuites", {"name": "mcplint"})
@@ -120,6 +134,8 @@ def as_xml(report: Report, options: ReportOptions | None = None) -> ET.Element:
         _suite(root, summary, findings.get(summary.file, []), options)
     for file, of_file in errors.items():
         _error_suite(root, file, of_file)
+    if options.hidden_failing:
+        _hidden_suite(root, options)
     suites = root.findall("testsuite")
     for total in ("tests", "failures", "errors"):
         root.set(total, str(sum(int(s.get(total, "0")) for s in suites)))
