@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import re
+import struct
 import tempfile
 import unicodedata
 from collections.abc import Callable
@@ -163,15 +164,8 @@ def _fold(match: re.Match[str]) -> str:
     return match.group().translate(_FOLD)
 
 
-def _features(text: str, params: _Params) -> tuple[int, tuple[int, ...]]:
-    """Keyword tokens and the feature sums, one per rate of ``_Params`` in field order."""
-    latin = alphabetic = dense = 0
-    if not text.isascii():
-        latin = len(_LATIN.findall(text))
-        alphabetic = len(_ALPHABETIC.findall(text))
-        # U+1100 (Hangul Jamo) on: CJK, Hangul, symbols and emoji, all dense in o200k.
-        dense = sum(map(len, _NON_ASCII.findall(text))) - latin - alphabetic
-        text = _NON_ASCII.sub(_fold, text)
+def _chunk_sums(text: str, params: _Params) -> tuple[int, ...]:
+    """Keyword tokens, then the sums the chunk rates multiply, in ``_Params`` field order."""
     bare_free, spaced_free = params.bare_free, params.spaced_free
     json_free, punct_free = params.json_free, params.punct_free
     keyword_tokens = chunks = bare = spaced = cheap = other = acronyms = json_extra = punct = 0
@@ -210,9 +204,64 @@ def _features(text: str, params: _Params) -> tuple[int, tuple[int, ...]]:
             elif length > punct_free:
                 punct += length - punct_free
         chunks += 1
-    return keyword_tokens, (
-        chunks, bare, spaced, cheap, other, acronyms, json_extra, punct, latin, alphabetic, dense
-    )
+    return keyword_tokens, chunks, bare, spaced, cheap, other, acronyms, json_extra, punct
+
+
+# The chunk loop above costs a Python iteration per chunk, the largest single cost of a lint.
+# The sums add up over pieces of a text cut where _CHUNK cuts whatever lies on either side, so a
+# text is cut into such pieces by one C-level findall and each piece's sums are looked up,
+# memoised: a manifest repeats the same few thousand pieces (``","description":"Search``, `` the``).
+# Two cuts are safe, as _CHUNK never looks behind and what it sees past these cuts stops the chunk
+# before them just as the end of the text would: after a letter followed by anything but a letter
+# or an apostrophe (a word chunk, or its contraction, ends there), and before a space followed by
+# a letter (that space always starts a spaced word). A piece runs up to the next such cut.
+_GAP: Final = r"[^A-Za-z ]*(?: (?![A-Za-z])[^A-Za-z ]*)*"  # no letter and no safe cut
+_PIECE: Final = re.compile(rf" ?{_GAP}[A-Za-z]+(?:'{_GAP}[A-Za-z]*)*| ?{_GAP}")
+
+# A piece's sums are packed into one int, a 64-bit field each, so that a text's are one sum();
+# no field can carry into the next, as each sums to at most len(text) < 2**63.
+_PACKING: Final = struct.Struct(">9Q")
+_PACKED_BYTES: Final = _PACKING.size
+_MAX_PIECES: Final = 1 << 15  # at most about 8 MB; a 500-tool manifest has 10,000 pieces
+_LONGEST_PIECE: Final = 64  # longer ones seldom repeat, and would unbound the memo's size
+
+
+class _PieceSums(dict[str, int]):
+    """``_chunk_sums`` of each piece under one set of thresholds, packed and memoised."""
+
+    def __init__(self, params: _Params) -> None:
+        super().__init__()
+        self.params = params
+
+    def __missing__(self, piece: str) -> int:
+        packed = int.from_bytes(_PACKING.pack(*_chunk_sums(piece, self.params)), "big")
+        if len(piece) <= _LONGEST_PIECE:
+            if len(self) >= _MAX_PIECES:
+                self.clear()
+            self[piece] = packed
+        return packed
+
+
+_piece_sums = _PieceSums(_PARAMS)
+
+
+def _features(text: str, params: _Params) -> tuple[int, tuple[int, ...]]:
+    """Keyword tokens and the feature sums, one per rate of ``_Params`` in field order."""
+    global _piece_sums
+    latin = alphabetic = dense = 0
+    if not text.isascii():
+        latin = len(_LATIN.findall(text))
+        alphabetic = len(_ALPHABETIC.findall(text))
+        # U+1100 (Hangul Jamo) on: CJK, Hangul, symbols and emoji, all dense in o200k.
+        dense = sum(map(len, _NON_ASCII.findall(text))) - latin - alphabetic
+        text = _NON_ASCII.sub(_fold, text)
+    sums = _piece_sums
+    if sums.params is not params and sums.params[:_N_THRESHOLDS] != params[:_N_THRESHOLDS]:
+        # One set of thresholds at a time: bench/calibrate_tokens.py --fit tries 81 in turn.
+        sums = _piece_sums = _PieceSums(params)
+    packed = sum(map(sums.__getitem__, _PIECE.findall(text)))
+    keyword_tokens, *chunk_sums = _PACKING.unpack(packed.to_bytes(_PACKED_BYTES, "big"))
+    return keyword_tokens, (*chunk_sums, latin, alphabetic, dense)
 
 
 def _estimate(text: str, params: _Params) -> float:

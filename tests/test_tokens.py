@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import random
 import socket
 import subprocess
 import sys
@@ -16,10 +18,28 @@ from pathlib import Path
 import pytest
 
 from mcplint import tokens
-from mcplint.tokens import TokenCounter, estimate_tokens, get_counter, tool_text
+from mcplint.tokens import (
+    _ALPHABETIC,
+    _CHEAP_PREFIXES,
+    _CHUNK,
+    _JSON_PUNCT,
+    _KEYWORD_TOKENS,
+    _LATIN,
+    _NON_ASCII,
+    _PARAMS,
+    TokenCounter,
+    _fold,
+    _Params,
+    estimate_tokens,
+    get_counter,
+    tool_text,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
+
+needs_corpus = pytest.mark.skipif(not (CORPUS / "real").is_dir(),
+                                  reason=f"the shared corpus is not at {CORPUS}")
 
 # The name tiktoken (0.14, and every version with o200k_base) gives the cached vocabulary:
 # sha1 of https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken.
@@ -169,6 +189,165 @@ def test_odd_text_is_estimated_in_linear_time(text: str) -> None:
     estimate = estimate_tokens(text)
     assert time.perf_counter() - start < 5  # a backtracking blow-up would take minutes
     assert estimate >= 1
+
+
+# --- the memoised pieces give the per-chunk loop's sums exactly ---------------------------------
+
+# _features as it was before texts were cut into memoised pieces, copied verbatim: the estimate
+# must not move by a token for any text, and only a frozen copy of the loop over whole texts can
+# tell whether a cut ever falls where _CHUNK would have chunked differently. It shares _CHUNK and
+# the constants with the module, so a change to those is still tested, not pinned.
+def reference_features(text: str, params: _Params) -> tuple[int, tuple[int, ...]]:
+    """Keyword tokens and the feature sums, one per rate of ``_Params`` in field order."""
+    latin = alphabetic = dense = 0
+    if not text.isascii():
+        latin = len(_LATIN.findall(text))
+        alphabetic = len(_ALPHABETIC.findall(text))
+        # U+1100 (Hangul Jamo) on: CJK, Hangul, symbols and emoji, all dense in o200k.
+        dense = sum(map(len, _NON_ASCII.findall(text))) - latin - alphabetic
+        text = _NON_ASCII.sub(_fold, text)
+    bare_free, spaced_free = params.bare_free, params.spaced_free
+    json_free, punct_free = params.json_free, params.punct_free
+    keyword_tokens = chunks = bare = spaced = cheap = other = acronyms = json_extra = punct = 0
+    keywords = _KEYWORD_TOKENS
+    for prefix, word, run in _CHUNK.findall(text):
+        if word:
+            if not prefix:
+                known = keywords.get(word)
+                if known is not None:
+                    keyword_tokens += known
+                    continue
+            length = len(word)
+            if prefix == " ":
+                if length > spaced_free:
+                    spaced += length - spaced_free
+            else:
+                if length > bare_free:
+                    bare += length - bare_free
+                if prefix:
+                    if prefix in _CHEAP_PREFIXES:
+                        cheap += 1
+                    else:
+                        other += 1
+            if length > 2 and word.isupper():
+                acronyms += 1
+        elif run:
+            if run[0] == " ":
+                run = run[1:]
+            if "\\" in run:
+                # JSON inside a JSON string: o200k has tokens for the escaped punctuation too.
+                run = run.replace('\\"', '"')
+            length = len(run)
+            if _JSON_PUNCT.issuperset(run):
+                if length > json_free:
+                    json_extra += length - json_free
+            elif length > punct_free:
+                punct += length - punct_free
+        chunks += 1
+    return keyword_tokens, (
+        chunks, bare, spaced, cheap, other, acronyms, json_extra, punct, latin, alphabetic, dense
+    )
+
+
+# Thresholds from the corners of bench/calibrate_tokens.py's grid: the pieces are memoised per set.
+OTHER_PARAMS = [
+    _PARAMS._replace(bare_free=7, spaced_free=6, json_free=2, punct_free=1),
+    _PARAMS._replace(bare_free=6, spaced_free=10, json_free=4, punct_free=2),
+]
+
+# Fragments that sit on or near a cut: contractions (one may follow another), apostrophes,
+# camelCase and acronyms, JSON escapes, and spaces before and after every kind of character.
+FRAGMENTS = [
+    *"aZqXbyAB09 _-.\\/\"'{}[]:,;!?#$%&*+=<>|~`@^()\t\n\r\x0b\x0c\x1c\x85",
+    "'s", "'S", "'t", "'ll", "'LL", "'l", "'ve", "'Re", "'d", "'m", "'x", "''",
+    "it's", "don't", "x's's's", "fooBar", "HTTPServer", "getURL", "ABC", "IDs", "name", "Schema",
+    "description", "idempotent", "readOnlyHint", "\\\"", "\\n", "\\u00e9", "\\\\", '\\":\\"',
+    '":"', '","', '":{"', "  ", " \n ", "\r\n", "123", "12345", "//", "/\n",
+    "é", "ß", "Ωμέγα", "Жук", "字", "한국어", "😀", "👍🏽", "⚠️", "e\u0301", "\u0301", "\ufe0f",
+    "\u00a0", "\u2028", "\u3000", "١٢", "Ⅻ", "ǅ", "\ud800",
+]
+
+
+def random_texts(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(0, 60)))
+            for _ in range(count)]
+
+
+def texts_of(value: object) -> Iterator[str]:
+    """A JSON document's tool-like objects as tool_text, and every string in it."""
+    if isinstance(value, dict):
+        if "name" in value:
+            yield tool_text(value)
+        for item in value.values():
+            yield from texts_of(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from texts_of(item)
+    elif isinstance(value, str):
+        yield value
+
+
+def assert_same_sums(texts: list[str], params: _Params = _PARAMS) -> None:
+    mismatched = [text for text in texts
+                  if tokens._features(text, params) != reference_features(text, params)]
+    assert mismatched == [], f"{len(mismatched)} of {len(texts)} differ: {mismatched[0]!r:.200}"
+
+
+def test_random_texts_have_the_reference_sums() -> None:
+    texts = random_texts(4000, seed=20260)
+    assert_same_sums(texts)
+    for params in OTHER_PARAMS:
+        assert_same_sums(texts[:1000], params)
+
+
+def test_the_fixtures_have_the_reference_sums() -> None:
+    texts = []
+    for path in sorted((ROOT / "fixtures").rglob("*")):
+        if not path.is_file():
+            continue
+        raw = path.read_text(encoding="utf-8", errors="surrogateescape")
+        texts.append(raw)
+        with contextlib.suppress(ValueError):  # not JSON, or broken on purpose: raw text will do
+            texts.extend(texts_of(json.loads(raw)))
+    assert len(texts) > 1000
+    assert_same_sums(texts)
+    assert_same_sums(texts[::10], OTHER_PARAMS[0])
+
+
+@needs_corpus
+def test_the_corpus_tools_and_descriptions_have_the_reference_sums() -> None:
+    texts = []
+    for path in sorted((CORPUS / "real").glob("*.json")):
+        for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
+            texts.append(tool_text(tool))
+            if isinstance(tool.get("description"), str):
+                texts.append(tool["description"])
+    assert len(texts) > 2000
+    assert_same_sums(texts)
+    assert_same_sums(texts[::5], OTHER_PARAMS[1])
+
+
+@needs_corpus
+def test_a_generated_manifest_has_the_reference_sums(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), str(tmp_path),
+                    "--sizes", "500"], check=True, capture_output=True)
+    manifest = json.loads((tmp_path / "tools-500.json").read_text(encoding="utf-8"))
+    texts = [tool_text(tool) for tool in manifest["tools"]]
+    assert len(texts) == 500
+    assert_same_sums(texts)
+
+
+def test_the_sums_do_not_depend_on_what_the_memo_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = random_texts(300, seed=7)
+    monkeypatch.setattr(tokens, "_MAX_PIECES", 16)  # cleared many times over
+    monkeypatch.setattr(tokens, "_piece_sums", tokens._PieceSums(_PARAMS))
+    assert_same_sums(texts)
+    assert len(tokens._piece_sums) <= 16
+    # Changing thresholds mid-run starts a fresh memo, and changing them back again.
+    assert_same_sums(texts[:50], OTHER_PARAMS[0])
+    assert_same_sums(texts[:50])
+    assert_same_sums([text * 3 for text in texts[:50]], _PARAMS._replace(chunk=2.0))
 
 
 # --- get_counter: exact only when it needs no network ---------------------------------------------
