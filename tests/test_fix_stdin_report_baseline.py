@@ -88,12 +88,12 @@ def test_report_takes_a_baseline(desk: Path) -> None:
     written = _mcplint("check", "desk.json", "--write-baseline", "baseline.json", cwd=desk)
     assert written.returncode == 0 and (desk / "baseline.json").is_file()
     full = _mcplint("report", "desk.json", "-o", "full.html", cwd=desk)
-    assert "Wrote full.html: 21 findings in 5 tools." in full.stderr
+    assert "Wrote full.html: 17 findings in 5 tools." in full.stderr
     run = _mcplint("report", "desk.json", "--baseline", "baseline.json", "-o", "new.html",
                    cwd=desk)
     assert run.returncode == 0
     assert "Wrote new.html: 0 findings in 5 tools." in run.stderr
-    assert "21 findings are in the baseline" in run.stderr
+    assert "17 findings are in the baseline" in run.stderr
     # A finding that is new since the baseline is reported, and --fail-on fails on it.
     data = json.loads((desk / "desk.json").read_text(encoding="utf-8"))
     data["tools"].append({"name": "wipe_everything", "description": "Delete every ticket.",

@@ -57,7 +57,7 @@ def test_concise_is_one_line_a_finding_naming_rule_place_and_tool(runner: CliRun
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     findings = _findings(runner, str(EXAMPLE))
-    assert len(findings) > 20
+    assert len(findings) > 15
     # Every finding is one line, in the report's order, and nothing else comes before them.
     matches = [CONCISE.match(line) for line in lines[:len(findings)]]
     assert all(matches), lines[:len(findings)]
@@ -71,7 +71,7 @@ def test_concise_is_one_line_a_finding_naming_rule_place_and_tool(runner: CliRun
         # The short message is the finding's opening, not its why and how-to.
         assert finding["message"].startswith(match["message"][:20])
         assert len(match["message"]) < len(finding["message"])
-    assert lines[len(findings)].startswith("Found 21 problems (2 errors, 7 warnings, 12 info)")
+    assert lines[len(findings)].startswith("Found 17 problems (2 errors, 7 warnings, 8 info)")
     assert lines[len(findings) + 1] == "[*] 1 fixable with `mcplint check --fix`."
     assert "help:" not in result.stdout and "manifest:" not in result.stdout
 
@@ -111,7 +111,7 @@ def test_show_fixes_lists_what_fix_would_do(runner: CliRunner) -> None:
     start = lines.index("1 fix available with `mcplint check --fix`:")
     assert lines[start + 1] == (f'  {EXAMPLE}:17:5: SAFE003 Add "annotations": '
                                 '{"readOnlyHint": true} to the tool.')
-    assert lines[start + 3].startswith("Found 21 problems")
+    assert lines[start + 3].startswith("Found 17 problems")
     assert "fix available" not in _check(runner, str(EXAMPLE)).stdout
 
 
@@ -158,7 +158,7 @@ def test_text_is_still_the_full_layout(runner: CliRunner) -> None:
 def test_exit_zero(runner: CliRunner, tmp_path: Path) -> None:
     assert _check(runner, str(EXAMPLE)).exit_code == 1
     result = _check(runner, str(EXAMPLE), "--exit-zero")
-    assert result.exit_code == 0 and "Found 21 problems" in result.stdout
+    assert result.exit_code == 0 and "Found 17 problems" in result.stdout
     assert _check(runner, str(EXAMPLE), "--exit-zero", "--fail-on", "info").exit_code == 0
     # Input errors still fail.
     missing = _check(runner, str(EXAMPLE), str(tmp_path / "missing.json"), "--exit-zero")
@@ -172,7 +172,7 @@ def test_quiet_prints_findings_only_and_qq_nothing(runner: CliRunner, tmp_path: 
     quiet = _check(runner, str(EXAMPLE), "-q")
     assert quiet.exit_code == 1
     lines = quiet.stdout.splitlines()
-    assert len(lines) == 21 and all(CONCISE.match(line) for line in lines)
+    assert len(lines) == 17 and all(CONCISE.match(line) for line in lines)
     full = _check(runner, str(EXAMPLE), "-q", "--output-format", "full").stdout
     assert "Found" not in full and "examples/support-desk.json (5 tools" not in full
     assert "      help: " in full
@@ -182,7 +182,7 @@ def test_quiet_prints_findings_only_and_qq_nothing(runner: CliRunner, tmp_path: 
     assert broken.exit_code == 2 and broken.output == ""
     report = tmp_path / "report.json"
     written = _check(runner, str(EXAMPLE), "-qq", "--format", "json", "-o", str(report))
-    assert written.output == "" and len(json.loads(report.read_text())["findings"]) == 21
+    assert written.output == "" and len(json.loads(report.read_text())["findings"]) == 17
 
 
 def test_statistics_as_json(runner: CliRunner) -> None:
@@ -190,7 +190,7 @@ def test_statistics_as_json(runner: CliRunner) -> None:
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     # The counts are the report's "statistics" field: the v1 report keeps all its fields.
-    assert report["schema"] == "mcplint/report/v1" and len(report["findings"]) == 21
+    assert report["schema"] == "mcplint/report/v1" and len(report["findings"]) == 17
     stats = report["statistics"]
     assert all(set(s) == {"code", "name", "severity", "count", "fixable"} for s in stats)
     # A rule is counted by severity, as in the table: SAFE003 is a warning on a tool that
@@ -201,7 +201,7 @@ def test_statistics_as_json(runner: CliRunner) -> None:
         {"code": "SAFE003", "name": "missing-annotations", "severity": "warning", "count": 1,
          "fixable": False}]
     assert [s["fixable"] for s in stats if s["code"] == "SPEC007"] == [False]
-    assert sum(s["count"] for s in stats) == 21
+    assert sum(s["count"] for s in stats) == 17
     counts = [s["count"] for s in stats]
     assert counts == sorted(counts, reverse=True)
     refused = _check(runner, str(EXAMPLE), "--statistics", "--format", "sarif")
@@ -216,7 +216,7 @@ def test_min_severity_hides_output_but_not_the_exit_gate(runner: CliRunner) -> N
     codes = [m["code"] for m in _concise_lines(errors.stdout)]
     assert codes == ["SPEC007", "SPEC004"]
     assert "Found 2 problems (2 errors, 0 warnings, 0 info)" in errors.stdout
-    assert "19 more below --min-severity not shown." in errors.stdout
+    assert "15 more below --min-severity not shown." in errors.stdout
     assert errors.exit_code == 1
     warnings = _check(runner, str(EXAMPLE), "--min-severity", "warning", "-q").stdout
     assert len(_concise_lines(warnings)) == 9

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcplint.cli import main
+from mcplint.engine.linter import Selection
 from mcplint.findings import SourceLocation
 from mcplint.run import Report, run
 from mcplint.sources import SourceRoots
@@ -44,7 +45,8 @@ def located(report: Report) -> dict[tuple[str, str | None, str], SourceLocation 
 
 def lint(target: str | Path, source: str | Path | None) -> Report:
     roots = SourceRoots.from_option(Path(source) if source else None, Path.cwd())
-    return run([str(target)], source_roots=roots)
+    # Every rule, so the default-off ones that point at descriptions (DESC003) are mapped too.
+    return run([str(target)], selection=Selection(select=("ALL",)), source_roots=roots)
 
 
 # --- Python, read with ast -------------------------------------------------------------------
