@@ -14,11 +14,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from mcplint.cli import main
 from tests.sample_tools import BAD, GOOD
@@ -34,15 +36,25 @@ def _put(path: Path, data: Any) -> Path:
     return path
 
 
-def _check(cwd: Path, *args: str) -> tuple[int, dict[str, Any], str]:
-    """Run ``mcplint check --format json --select SPEC ARGS`` in ``cwd``."""
+@contextmanager
+def _in(cwd: Path) -> Iterator[None]:
+    """Run the block from ``cwd`` (file selection is relative to it), then go back."""
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        result = CliRunner().invoke(main, ["check", "--format", "json", "--select", "SPEC",
-                                           *args])
+        yield
     finally:
         os.chdir(old)
+
+
+def _invoke(cwd: Path, *args: str) -> Result:
+    with _in(cwd):
+        return CliRunner().invoke(main, list(args))
+
+
+def _check(cwd: Path, *args: str) -> tuple[int, dict[str, Any], str]:
+    """Run ``mcplint check --format json --select SPEC ARGS`` in ``cwd``."""
+    result = _invoke(cwd, "check", "--format", "json", "--select", "SPEC", *args)
     assert "Traceback" not in result.stderr, result.stderr
     report = json.loads(result.stdout) if result.stdout.strip() else {}
     return result.exit_code, report, result.stderr
@@ -194,12 +206,7 @@ def test_force_exclude_config_key_and_the_flag_that_turns_it_off(repo: Path) -> 
 
 
 def test_force_excluded_file_is_a_verbose_note(repo: Path) -> None:
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        result = CliRunner().invoke(main, ["check", "-v", "--force-exclude", "mcp/skip.json"])
-    finally:
-        os.chdir(old)
+    result = _invoke(repo, "check", "-v", "--force-exclude", "mcp/skip.json")
     assert result.exit_code == 0
     assert "mcplint: note: mcp/skip.json: not linted: excluded by the exclude globs of" in \
         result.stderr
@@ -260,12 +267,7 @@ def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:
     assert "error: empty: no files to lint" in stderr
     # In the text report too, and the other targets are still linted.
     _put(tmp_path / "tools.json", GOOD)
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        result = CliRunner().invoke(main, ["check", "--no-color", "empty", "tools.json"])
-    finally:
-        os.chdir(old)
+    result = _invoke(tmp_path, "check", "--no-color", "empty", "tools.json")
     assert result.exit_code == 2
     assert "empty: no files to lint" in result.stdout
     assert "in 1 file (1 tool)" in result.stdout
@@ -296,12 +298,7 @@ def test_unreadable_files_count_once_as_input_errors(tmp_path: Path) -> None:
     assert _skipped(report) == ["tree/other.json"] and _linted(report) == ["tree/tools.json"]
     assert sorted(Path(e["file"]).name for e in report["input_errors"]) == ["broken.json",
                                                                        "gone.json"]
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        result = CliRunner().invoke(main, ["check", "--no-color", "tree"])
-    finally:
-        os.chdir(old)
+    result = _invoke(tmp_path, "check", "--no-color", "tree")
     assert ("in 1 file (1 tool). Skipped 1 JSON file that is not a tool manifest. "
             "2 input errors: see above.") in result.stdout
 
@@ -407,15 +404,10 @@ def test_fix_selects_files_as_the_lint_does(repo: Path) -> None:
     # --fix must not write to a file the lint leaves out.
     example = (ROOT / "examples" / "support-desk.json").read_text(encoding="utf-8")
     skip = _put(repo / "mcp" / "skip.json", example)
-    old = os.getcwd()
-    os.chdir(repo)
-    try:
-        result = CliRunner().invoke(main, ["check", "--fix", "--force-exclude", "mcp/skip.json"])
-        assert result.exit_code == 0, result.output
-        assert skip.read_text(encoding="utf-8") == example
-        CliRunner().invoke(main, ["check", "--fix", "mcp/skip.json"])
-    finally:
-        os.chdir(old)
+    result = _invoke(repo, "check", "--fix", "--force-exclude", "mcp/skip.json")
+    assert result.exit_code == 0, result.output
+    assert skip.read_text(encoding="utf-8") == example
+    _invoke(repo, "check", "--fix", "mcp/skip.json")
     assert skip.read_text(encoding="utf-8") != example
 
 
