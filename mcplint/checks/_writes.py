@@ -244,7 +244,7 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
     """A router tool (``files`` with ``action: read|write|delete``) does what its selector
     parameter chooses, whatever its name says: the most severe value decides."""
     found: Reading | None = None
-    reads: list[str] = []
+    reading: str | None = None  # the selector that offers a read, if all it offers read
     unknown = False
     for param in tool.parameters:
         if param.depth != 0 or param.name.lower() not in vocab.selectors:
@@ -258,12 +258,12 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
             if found is None and verb in vocab.writes:
                 found = Reading("write", why, verb)
             elif verb in vocab.read:
-                reads.append(f'"{param.name}"')
+                reading = reading or param.name
             else:
                 unknown = True
-    if found is None and reads and not unknown:
+    if found is None and reading is not None and not unknown:
         # Every choice reads (manage_routing with operation: get_policies|get_contacts).
-        return Reading("read", f"its parameter {reads[0]} selects only reads")
+        return Reading("read", f'its parameter "{reading}" selects only reads')
     return found
 
 
