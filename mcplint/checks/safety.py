@@ -31,11 +31,12 @@ _LEVEL = {"enum": ["destructive", "write"],
 
 @check("unconfirmed-write", Target.TOOL, fields={"effect", "reason"},
        options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL,
-                "warning-verbs": {**WORDS, "default": [],
-                                  "description": "Destructive verbs whose finding is a "
-                                                 "warning, not an error: changes in place "
-                                                 "(set, put, patch) overwrite a value but "
-                                                 "are ordinary writes as often as not."},
+                "in-place-verbs": {**WORDS, "default": [],
+                                   "description": "Destructive verbs of a change in place "
+                                                  "(set, put, patch): they overwrite a value "
+                                                  "but are ordinary writes as often as not, "
+                                                  "so a finding on that evidence alone is "
+                                                  "reported at info."},
                 "info-verbs": {**WORDS, "default": [],
                                "description": "Write verbs that only move around the "
                                               "agent's own session (navigate, go back, "
@@ -64,19 +65,19 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
     # destructiveHint: true has told the client to ask before each call; what is missing is a
     # way for the user to see what will happen, which is a lesser fault than hiding it.
     hinted = wanted == "destructive" and _declared(tool, "destructiveHint") is True
-    # An in-place change read as destructive only by its verb is an error half as often as
-    # a delete or a send (precision audit): it does not fail the default gate on that alone.
-    # A description that says it overwrites or cannot be undone is evidence of its own.
+    # An in-place change read as destructive only by its verb was right in 2 of 6 audited
+    # findings, against 15 of 15 for the other unhinted ones: under the precision a warning
+    # needs.  A description that says it overwrites or cannot be undone is evidence of its own.
     in_place = (wanted == "destructive" and reading.verb is not None
-                and reading.verb.lower() in lowered(options["warning-verbs"])
+                and reading.verb.lower() in lowered(options["in-place-verbs"])
                 and not any(p.search(tool.description or "") for p in vocab.destructive_phrases))
     # Opening a tab, going back or closing a dialog changes only the agent's own session; a
     # confirmation before each would be noise (most such findings were judged so).
     own_session = wanted == "write" and (
         (reading.verb or "").lower() in lowered(options["info-verbs"])
         or any(token in lowered(options["session-objects"]) for token in tool.name_tokens))
-    severity = (Severity.WARNING if hinted or in_place
-                else Severity.INFO if own_session else None)
+    severity = (Severity.WARNING if hinted
+                else Severity.INFO if in_place or own_session else None)
     yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
               {"effect": effect, "reason": reading.reason}, tool, severity=severity)
 
