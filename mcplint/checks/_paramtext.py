@@ -195,13 +195,22 @@ def _bare_values(text: str) -> list[str] | None:
     return parts
 
 
-def _about_other_values(text: str, start: int) -> bool:
+def _about_other_values(text: str, start: int, siblings: frozenset[str] = frozenset()) -> bool:
     """Whether the list at ``start`` says when the parameter applies, not what it takes:
-    "(required for 'create', 'update')", "used when mode is 'a' or 'b'"."""
+    "(required for 'create', 'update')", "used when mode is 'a' or 'b'", or gives another
+    parameter's values: "combine with mode set to 'strict' or 'loose'"."""
+    before = text[max(0, start - 30):start]
+    named = _NAMED_OTHER.search(before)
+    if named and named.group(1).lower() in siblings:
+        return True
     return re.search(r"\b(?:for|when|if|with|unless|is|are)\s*(?::\s*)?$",
-                     text[max(0, start - 30):start], re.IGNORECASE) is not None and not re.search(
-        r"\b(?:values?|options?|one of)\s+(?:is|are)\s*(?::\s*)?$",
-        text[max(0, start - 30):start], re.IGNORECASE)
+                     before, re.IGNORECASE) is not None and not re.search(
+        r"\b(?:values?|options?|one of)\s+(?:is|are)\s*(?::\s*)?$", before, re.IGNORECASE)
+
+
+# A parameter's name, then what sets it: "mode set to", "`format` =", "type equals".
+_NAMED_OTHER = re.compile(r"[`'\"]?(\w+)[`'\"]?\s*(?:set\s+to|=|==|equals|is|are|of)\s*$",
+                          re.IGNORECASE)
 
 
 def _in_quotes(text: str, start: int, end: int) -> bool:
@@ -224,8 +233,10 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
     a pipe list (``asc|desc``), a parenthesised or lead-in list of single words (``one of: a, b,
     c``, ``(GET, POST, PUT)``), or a bullet list of ``- value: meaning`` lines."""
     found: list[tuple[list[str], bool]] = []
+    siblings = frozenset(e.lower() for e in exclude)
     for match in _QUOTED_RUN.finditer(text):
-        if re.match(r"\s*:", text[match.end():]) or _about_other_values(text, match.start()):
+        if (re.match(r"\s*:", text[match.end():])
+                or _about_other_values(text, match.start(), siblings)):
             continue  # keys of a JSON example, or the values of another parameter
         found.append((_quoted_values(match), _preceded_by_example(text, match.start())))
     for match in _PIPE_RUN.finditer(text):
