@@ -312,13 +312,16 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
             continue
         ranked = sorted(spellings.items(), key=lambda item: -len(item[1]))
         main, users = ranked[0]
+        # A set, not a scan of `users`: a common concept (`query`) has thousands of users at
+        # gateway size, and scanning them for every other spelling's user was quadratic.
+        main_tools = {id(t) for t, _ in users}
+        shown = ", ".join(f'"{t.label}"' for t, _ in users[:3])
+        if len(users) > 3:
+            shown += f" and {len(users) - 3} more"
         for _, where in ranked[1:]:
             for tool, param in where:
-                if any(other is tool for other, _ in users):
+                if id(tool) in main_tools:
                     continue
-                shown = ", ".join(f'"{t.label}"' for t, _ in users[:3])
-                if len(users) > 3:
-                    shown += f" and {len(users) - 3} more"
                 yield Hit(param.pointer,
                           {"param": param.name, "other": main, "count": len(users),
                            "others": shown},
