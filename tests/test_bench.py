@@ -110,6 +110,7 @@ def test_static_lint_does_not_import_the_mcp_sdk_or_jinja2() -> None:
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
+@needs_corpus
 def test_rule_times_runs_and_names_the_rules() -> None:
     # The per-rule table replaces the engine's span runner; a change to its signature once
     # broke the script without any test noticing.
