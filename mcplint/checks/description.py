@@ -16,6 +16,7 @@ Each check reads the description as prose with vocabularies taken from its optio
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -326,16 +327,20 @@ def _closest_siblings(tool: Tool, ctx: Context, count: int = 2) -> list[str]:
     index: dict[str, list[Tool]] = ctx.memo("description.stems", _stem_index)
     shared: dict[int, float] = {}
     names: dict[int, str] = {}
+    get = shared.get
     # In a fixed order: the shares are floats, and a sum taken in a set's order (which follows
     # the string hash seed) could break a tie one way in one run and the other in the next.
     for word in sorted({stem(t) for t in tool.name_tokens}):
         holders = index.get(word, ())
+        weight = 1.0 / len(holders) if holders else 0.0
         for other in holders[:_STEM_FANOUT]:
             if other is not tool:
-                shared[other.index] = shared.get(other.index, 0.0) + 1.0 / len(holders)
-                names[other.index] = other.name
-    best = sorted(shared, key=lambda i: (-shared[i], i))[:count]
-    return [names[i] for i in best]
+                at = other.index
+                shared[at] = get(at, 0.0) + weight
+                names[at] = other.name
+    # (-share, index) pairs are distinct, so the smallest two are the same as a full sort's.
+    best = heapq.nsmallest(count, [(-share, i) for i, share in shared.items()])
+    return [names[i] for _, i in best]
 
 
 # --- limits ------------------------------------------------------------------------------------
