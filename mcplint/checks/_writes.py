@@ -436,8 +436,11 @@ def _two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
     return members
 
 
+_SEPARATORS = re.compile(r"[_\-\s]")
+
+
 def _normalise(name: str) -> str:
-    return re.sub(r"[_\-\s]", "", name.lower())
+    return _SEPARATORS.sub("", name.lower())
 
 
 def guard_parameter(tool: Tool, guards: Guards) -> Parameter | None:
