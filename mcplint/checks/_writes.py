@@ -5,7 +5,8 @@ Shared by the write-safety checks.  A tool's *effect* is read from, in order of 
 1. the words of its name: the first action word decides (``get_post_comments`` reads,
    ``delete_post`` writes), except that a write verb joined by ``or``/``and`` still counts
    (``get_or_create_label``), and a run verb on a read object is a read
-   (``execute_log_insights_query``);
+   (``execute_log_insights_query``) unless the annotations declare ``readOnlyHint: false``
+   and ``destructiveHint: true`` (``execute_query`` on a SQL database);
 2. the first verb of its description, when the name has no action word (``maintenance_on``:
    "Enable maintenance mode …");
 3. its annotations, when neither says: ``readOnlyHint: false`` with ``destructiveHint`` true or
@@ -205,10 +206,19 @@ def _name_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
             if (token in vocab.carriers and i + 1 < len(tokens)
                     and tokens[i + 1] in vocab.read):
                 continue
-            if token in vocab.run and any(t in vocab.read_objects for t in tokens[i + 1:]):
+            if (token in vocab.run and any(t in vocab.read_objects for t in tokens[i + 1:])
+                    and not _declared_destructive(tool)):
                 return Reading("read", f'its name runs a read ("{token}")', token)
             return Reading("write", f'its name says "{token}"', token)
     return None
+
+
+def _declared_destructive(tool: Tool) -> bool:
+    """The author says the tool writes and may destroy: a run verb on a read object is only
+    usually a read (a SQL query can drop a table), and this says it is not one of those."""
+    notes = tool.annotations
+    return (notes is not None and notes.declared.get("readOnlyHint") is False
+            and notes.declared.get("destructiveHint") is True)
 
 
 def _annotation_reading(tool: Tool) -> Reading | None:
@@ -282,7 +292,8 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
             reading = routed
     if reading is None:
         verb = description_verb(tool, vocab)
-        if verb in vocab.run and any(t in vocab.read_objects for t in tool.name_tokens):
+        if (verb in vocab.run and any(t in vocab.read_objects for t in tool.name_tokens)
+                and not _declared_destructive(tool)):
             reading = Reading("read", f'its description runs a read ("{verb}")', verb)
         elif verb in vocab.writes:
             reading = Reading("write", f'its description starts with "{verb}"', verb)
