@@ -194,9 +194,15 @@ def description_verb(tool: Tool, vocab: Vocabulary) -> str | None:
     return _lemma(words[0], vocab.writes | vocab.read)
 
 
+# Verb-led nouns: GitLab's merge requests are objects, and list_merge_requests only reads.
+_NOUN_PHRASES = frozenset({("merge", "request"), ("merge", "requests")})
+
+
 def _name_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
     tokens = tool.name_tokens
     for i, token in enumerate(tokens):
+        if tuple(tokens[i:i + 2]) in _NOUN_PHRASES:
+            continue
         if token in vocab.read:
             for j in range(i + 1, len(tokens) - 1):
                 if tokens[j] in vocab.conjunctions and tokens[j + 1] in vocab.writes:
