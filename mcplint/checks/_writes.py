@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from mcplint.checks._paramtext import listed_values
@@ -117,7 +117,7 @@ class Vocabulary:
         _by_identity[id(options)] = (options, vocab)
         return vocab
 
-    @property
+    @cached_property
     def writes(self) -> frozenset[str]:
         """Every verb that makes a name a write (the destructive ones are writes too)."""
         return self.write | self.destructive | self.run

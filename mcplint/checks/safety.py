@@ -7,7 +7,7 @@ The effect of a tool (read, write, destructive) and its confirmation paths are r
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from mcplint.checks._suggest import add_members, certainly_reads
 from mcplint.checks._text import compile_patterns, lowered
@@ -15,6 +15,7 @@ from mcplint.checks._writes import (
     EFFECT_OPTIONS,
     GUARD_OPTIONS,
     Guards,
+    Reading,
     Vocabulary,
     confirmation_path,
     read_effect,
@@ -52,7 +53,7 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
     if _declared(tool, "readOnlyHint") is True:
         return
     vocab = Vocabulary.from_options(options)
-    reading = read_effect(tool, vocab)
+    reading = _effect(tool, ctx, vocab)
     wanted = "destructive" if options["level"] == "destructive" else "write"
     if reading.effect != wanted:
         return
@@ -82,6 +83,20 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
               {"effect": effect, "reason": reading.reason}, tool, severity=severity)
 
 
+def _effect(tool: Tool, ctx: Context, vocab: Vocabulary) -> Reading:
+    """``read_effect``, once a tool: SAFE001-003 read every tool with the same vocabulary."""
+    # Keyed by the vocabulary's identity, which the memo keeps alive, so the key is not reused.
+    key = f"safety.effects.{id(vocab)}"
+    held, readings = ctx.memo(key, lambda manifest: (vocab, {}))
+    readings = cast(dict[int, Reading], readings)
+    if held is not vocab:  # pragma: no cover - an id can only recur once the first is freed
+        return read_effect(tool, vocab)
+    reading = readings.get(tool.index)
+    if reading is None:
+        reading = readings[tool.index] = read_effect(tool, vocab)
+    return reading
+
+
 def _declared(tool: Tool, key: str) -> Any:
     return tool.annotations.declared.get(key) if tool.annotations is not None else None
 
@@ -96,7 +111,7 @@ def _declared(tool: Tool, key: str) -> Any:
 def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
                         ) -> Iterator[Hit]:
     vocab = Vocabulary.from_options(options)
-    reading = read_effect(tool, vocab)
+    reading = _effect(tool, ctx, vocab)
     read_only = _declared(tool, "readOnlyHint")
     destructive = _declared(tool, "destructiveHint")
     pointer = tool.annotations.pointer if tool.annotations is not None else tool.pointer
