@@ -312,11 +312,21 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
     return _destructive(tool, vocab, reading) or reading
 
 
+# One gesture in several words, whose last word is not a second action: drag_and_drop moves an
+# element on a page, it drops nothing.
+_GESTURES = (("drag", "and", "drop"), ("drag", "n", "drop"), ("drag", "drop"))
+
+
 def _acting_words(tokens: Sequence[str], vocab: Vocabulary) -> Sequence[str]:
     """The name words that can say what the tool does: a verb before a destructive one makes
     that one its object (``cancel_delete_files``, ``undo_remove``, ``prepare_delete``), unless
     a conjunction joins them (``get_and_delete``)."""
     verbs = vocab.writes | vocab.read
+    for gesture in _GESTURES:
+        for i in range(len(tokens) - len(gesture) + 1):
+            if tuple(tokens[i:i + len(gesture)]) == gesture:
+                tokens = [*tokens[:i + 1], *tokens[i + len(gesture):]]
+                break
     for i, token in enumerate(tokens):
         if token in vocab.destructive:
             return tokens
