@@ -28,7 +28,7 @@ from mcplint.revisions import REVISIONS
 if TYPE_CHECKING:
     from mcplint.engine.linter import Linter, Selection
     from mcplint.fixes.command import FixOutcome
-    from mcplint.live.loading import LiveOptions
+    from mcplint.live.settings import LiveOptions
     from mcplint.loaders.selection import FileOptions
     from mcplint.reporters import Reporter, ReportOptions
     from mcplint.run import Report

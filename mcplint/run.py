@@ -23,7 +23,7 @@ from mcplint.findings import (
     Severity,
     ToolSummary,
 )
-from mcplint.live.loading import LiveOptions
+from mcplint.live.settings import LiveOptions
 from mcplint.loaders.clientconfig import ClientConfig, config_from_document
 from mcplint.loaders.files import STDIN, Loaded, Source, display_name, load
 from mcplint.loaders.selection import FileOptions, identity, select

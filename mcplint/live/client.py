@@ -15,17 +15,12 @@ from typing import Any
 from mcplint.live.faults import LiveError, stderr_tail
 from mcplint.live.process import kill_group, read_stderr, split_stderr
 from mcplint.live.secrets import mask, mask_url, mask_values
+from mcplint.live.settings import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, SdkMissing
 from mcplint.live.targets import STDIO, LiveTarget
 
 # The SDK the "live" extra installs, named by itself: mcplint is not on PyPI yet, and its
 # distribution there will be mcp-tool-lint, so an extra of "mcplint" would install nothing.
 INSTALL_HINT = 'live targets need the MCP SDK; install it with: pip install "mcp>=2.3,<3"'
-DEFAULT_TIMEOUT = 30.0
-DEFAULT_CONCURRENCY = 8
-
-
-class SdkMissing(Exception):
-    pass
 
 
 def require_sdk() -> None:

@@ -12,7 +12,7 @@ import click
 from mcplint.live.options import live_options
 
 if TYPE_CHECKING:
-    from mcplint.live.loading import LiveOptions
+    from mcplint.live.settings import LiveOptions
 
 
 def _file_name(name: str) -> str:

@@ -12,23 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from mcplint.findings import InputError
-from mcplint.live.client import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, Fetched, Progress
+from mcplint.live.client import Fetched
+from mcplint.live.settings import LiveOptions
 from mcplint.live.targets import STDIO, LiveTarget
 from mcplint.loaders.clientconfig import ClientConfig
 from mcplint.loaders.manifest import build_manifest
 from mcplint.model import Manifest
 from mcplint.snapshot import build_snapshot, snapshot_document
-
-
-@dataclass(frozen=True)
-class LiveOptions:
-    targets: tuple[LiveTarget, ...] = ()
-    timeout: float = DEFAULT_TIMEOUT
-    concurrency: int = DEFAULT_CONCURRENCY
-    allow_exec: bool = False
-    allow_network: bool = False
-    allow_env: frozenset[str] = frozenset()
-    progress: Progress | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -10,12 +10,14 @@ import functools
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from mcplint.live.client import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, SdkMissing
-from mcplint.live.targets import TargetError, command_line_targets
+from mcplint.live.settings import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, SdkMissing
+
+if TYPE_CHECKING:
+    from mcplint.live.targets import LiveTarget
 
 _OPTIONS = (
     click.option("--stdio", "live_stdio", multiple=True, metavar="'CMD ARG …'",
@@ -75,14 +77,19 @@ def live_options(fn: Callable[..., None]) -> Callable[..., None]:
                 live_header: tuple[str, ...], live_timeout: float, live_allow_exec: bool,
                 live_allow_network: bool, live_allow_live: bool, live_allow_env: tuple[str, ...],
                 live_concurrency: int, **kwargs: Any) -> None:
-        from mcplint.live.loading import LiveOptions
         from mcplint.live.progress import progress_for
+        from mcplint.live.settings import LiveOptions
 
-        try:
-            targets = command_line_targets(live_stdio, live_http, live_sse, live_env,
-                                           live_header, live_cwd)
-        except TargetError as exc:
-            _fail(str(exc))
+        targets: list[LiveTarget] = []
+        # A static lint (no live option given) need not import the target parser.
+        if live_stdio or live_http or live_sse or live_env or live_header:
+            from mcplint.live.targets import TargetError, command_line_targets
+
+            try:
+                targets = command_line_targets(live_stdio, live_http, live_sse, live_env,
+                                               live_header, live_cwd)
+            except TargetError as exc:
+                _fail(str(exc))
         kwargs["live"] = LiveOptions(
             tuple(targets), live_timeout, live_concurrency,
             allow_exec=live_allow_exec or live_allow_live,

@@ -7,10 +7,11 @@ done, so a terminal shows progress without it ending up in saved output.
 from __future__ import annotations
 
 import os
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from mcplint.live.client import Progress
-from mcplint.live.targets import LiveTarget
+if TYPE_CHECKING:  # every lint builds its progress; the client is imported only by a live one
+    from mcplint.live.client import Progress
+    from mcplint.live.targets import LiveTarget
 
 _STYLES = {"queued": "dim", "connecting": "yellow", "done": "green", "failed": "red"}
 
