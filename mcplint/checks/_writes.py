@@ -194,15 +194,35 @@ def description_verb(tool: Tool, vocab: Vocabulary) -> str | None:
     return _lemma(words[0], vocab.writes | vocab.read)
 
 
-# Verb-led nouns: GitLab's merge requests are objects, and list_merge_requests only reads.
-_NOUN_PHRASES = frozenset({("merge", "request"), ("merge", "requests")})
+# Name words that say one thing together, whatever each says alone: GitLab's merge requests are
+# objects (list_merge_requests only reads), and drag_and_drop moves an element, it drops nothing.
+_PHRASES: dict[tuple[str, ...], str] = {
+    ("merge", "request"): "merge request", ("merge", "requests"): "merge requests",
+    ("drag", "and", "drop"): "drag", ("drag", "n", "drop"): "drag", ("drag", "drop"): "drag",
+}
+_LONGEST_PHRASE = max(map(len, _PHRASES))
+
+
+def _action_tokens(tokens: Sequence[str]) -> list[str]:
+    """A name's words with each phrase of ``_PHRASES`` made one word."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for size in range(min(_LONGEST_PHRASE, len(tokens) - i), 1, -1):
+            phrase = _PHRASES.get(tuple(tokens[i:i + size]))
+            if phrase is not None:
+                out.append(phrase)
+                i += size
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
 
 
 def _name_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
-    tokens = tool.name_tokens
+    tokens = _action_tokens(tool.name_tokens)
     for i, token in enumerate(tokens):
-        if tuple(tokens[i:i + 2]) in _NOUN_PHRASES:
-            continue
         if token in vocab.read:
             for j in range(i + 1, len(tokens) - 1):
                 if tokens[j] in vocab.conjunctions and tokens[j + 1] in vocab.writes:
@@ -312,21 +332,12 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
     return _destructive(tool, vocab, reading) or reading
 
 
-# One gesture in several words, whose last word is not a second action: drag_and_drop moves an
-# element on a page, it drops nothing.
-_GESTURES = (("drag", "and", "drop"), ("drag", "n", "drop"), ("drag", "drop"))
-
-
 def _acting_words(tokens: Sequence[str], vocab: Vocabulary) -> Sequence[str]:
     """The name words that can say what the tool does: a verb before a destructive one makes
     that one its object (``cancel_delete_files``, ``undo_remove``, ``prepare_delete``), unless
     a conjunction joins them (``get_and_delete``)."""
     verbs = vocab.writes | vocab.read
-    for gesture in _GESTURES:
-        for i in range(len(tokens) - len(gesture) + 1):
-            if tuple(tokens[i:i + len(gesture)]) == gesture:
-                tokens = [*tokens[:i + 1], *tokens[i + len(gesture):]]
-                break
+    tokens = _action_tokens(tokens)
     for i, token in enumerate(tokens):
         if token in vocab.destructive:
             return tokens
