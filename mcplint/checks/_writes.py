@@ -69,6 +69,12 @@ EFFECT_OPTIONS: dict[str, Any] = {
                                                            "cased without _ and -) for "
                                                            "parameters that make a write "
                                                            "destructive (force, overwrite)."},
+    "in-place-verbs": {**WORDS, "default": [],
+                       "description": "Destructive verbs of a change in place (set, put, "
+                                      "patch): they overwrite a value but are ordinary writes "
+                                      "as often as not, so a finding on that evidence alone is "
+                                      "reported at info, and a router's other destructive "
+                                      "choices (DELETE beside PUT) outrank them."},
 }
 
 GUARD_OPTIONS: dict[str, Any] = {
@@ -103,6 +109,7 @@ class Vocabulary:
     destructive_phrases: tuple[re.Pattern[str], ...]
     irreversible_objects: frozenset[str]
     destructive_parameters: tuple[re.Pattern[str], ...]
+    in_place: frozenset[str]
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Vocabulary:
@@ -150,6 +157,7 @@ def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
         irreversible_objects=_lower_set(options["irreversible-objects"]),
         destructive_parameters=compile_patterns("destructive-parameters",
                                                 options["destructive-parameters"]),
+        in_place=_lower_set(options["in-place-verbs"]),
     )
 
 
@@ -290,7 +298,12 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
             verb = _lemma(words[0], vocab.writes | vocab.read) if words else None
             why = f'its parameter "{param.name}" selects "{value}"'
             if verb in vocab.destructive:
-                return Reading("destructive", why, verb)
+                if verb not in vocab.in_place:
+                    return Reading("destructive", why, verb)
+                # PUT is the weakest destructive choice: a DELETE beside it decides.
+                if found is None or found.effect != "destructive":
+                    found = Reading("destructive", why, verb)
+                continue
             if found is None and verb in vocab.writes:
                 found = Reading("write", why, verb)
             elif verb in vocab.read:

@@ -32,12 +32,6 @@ _LEVEL = {"enum": ["destructive", "write"],
 
 @check("unconfirmed-write", Target.TOOL, fields={"effect", "reason"},
        options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL,
-                "in-place-verbs": {**WORDS, "default": [],
-                                   "description": "Destructive verbs of a change in place "
-                                                  "(set, put, patch): they overwrite a value "
-                                                  "but are ordinary writes as often as not, "
-                                                  "so a finding on that evidence alone is "
-                                                  "reported at info."},
                 "info-verbs": {**WORDS, "default": [],
                                "description": "Write verbs that only move around the "
                                               "agent's own session (navigate, go back, "
