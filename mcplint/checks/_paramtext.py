@@ -185,10 +185,17 @@ def _quoted_values(match: re.Match[str]) -> list[str]:
     return [next(g for g in groups if g) for groups in re.findall(_QUOTE, match.group(0))]
 
 
+# "a, b and c": after a comma, "and" ends a list as "or" does; "a and b" alone names two things.
+_LAST_AND = re.compile(r",\s*and\s+|(?<=\w)\s+and\s+(?=[^,]*$)", re.IGNORECASE)
+
+
 def _bare_values(text: str) -> list[str] | None:
-    """``a, b, or c`` with single-word items only, or None when the text is not such a list."""
+    """``a, b, or c`` (or ``a, b and c``) with single-word items only, or None when the text
+    is not such a list."""
     text = text.strip().rstrip(".;)]")
     text = re.sub(r"^(?:either|one of|only)\s+", "", text, flags=re.IGNORECASE)
+    if "," in text:
+        text = _LAST_AND.sub(", ", text)
     parts = [p.strip().strip("'\"`") for p in re.split(_BARE_SEP, text) if p.strip()]
     if len(parts) < 2 or not all(re.fullmatch(_BARE, p) for p in parts):
         return None
