@@ -154,6 +154,18 @@ def _synonym_map(groups: Iterable[Iterable[str]]) -> dict[str, str]:
     return mapping
 
 
+def implication_map(groups: Iterable[Sequence[str]]) -> dict[str, frozenset[str]]:
+    """Stem of each group's first word → stems of the rest (built once per option list)."""
+    return _derived("implied", groups, _implication_map)  # type: ignore[no-any-return]
+
+
+def _implication_map(groups: Iterable[Sequence[str]]) -> dict[str, frozenset[str]]:
+    implied: dict[str, set[str]] = {}
+    for head, *rest in groups:
+        implied.setdefault(stem(head), set()).update(stem(w) for w in rest)
+    return {head: frozenset(found) for head, found in implied.items()}
+
+
 def parameter_texts(tool: Tool) -> Iterator[str]:
     for parameter in tool.parameters:
         if parameter.description:

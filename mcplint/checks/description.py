@@ -28,6 +28,7 @@ from mcplint.checks._boilerplate import find as find_boilerplate
 from mcplint.checks._text import (
     compile_patterns,
     first_match,
+    implication_map,
     named_siblings,
     parameter_texts,
     sentences,
@@ -92,6 +93,16 @@ def _name_stems(tool: Tool, synonyms: Mapping[str, str]) -> set[str]:
     return stems | {synonyms[s] for s in stems if s in synonyms}
 
 
+def _implied_stems(name: set[str], groups: Sequence[Sequence[str]]) -> frozenset[str]:
+    """Words the name's own words imply: "Hover over an element on the page" says no more
+    than ``hover`` does, since there is nothing else to hover over."""
+    implied = implication_map(groups)
+    found: set[str] = set()
+    for s in name:
+        found.update(implied.get(s, ()))
+    return frozenset(found)
+
+
 def _purpose_text(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> str:
     """The description up to where it turns to arguments, returns or examples."""
     text = _own(tool, ctx)
@@ -124,6 +135,7 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
     common = ctx.memo(f"description.common.{share}.{min_tools}",
                       lambda manifest: _common_words(manifest, share, min_tools))
     name = _name_stems(tool, synonyms)
+    implied = _implied_stems(name, options["implied-words"])
     kept: dict[str, str] = {}
     for sentence in sentences(_purpose_text(tool, ctx, options)):
         if first_match(skip, sentence):
@@ -132,7 +144,7 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
             s = stem(word)
             canonical = synonyms.get(s, s)
             if (len(word) < 2 or word.isdigit() or s in filler or s in product
-                    or s in common or canonical in name):
+                    or s in common or canonical in name or s in implied):
                 continue
             kept.setdefault(canonical, word)
     return _Residue(tuple(kept.values()))
@@ -154,6 +166,11 @@ def _residue(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> _Residue:
                      "description": "Groups of words that say the same as a name word "
                                     "(get/retrieve/fetch): a description that uses them only "
                                     "restates the name."},
+        "implied-words": {**WORD_GROUPS, "default": [],
+                          "description": "Groups whose first word is a name word and the rest "
+                                         "words it implies (hover: element, page): a "
+                                         "description that adds only those restates the "
+                                         "name."},
         "product-names": {**WORDS, "default": [],
                           "description": "Product names to discount besides those found "
                                          "automatically (capitalised words several "
