@@ -158,6 +158,12 @@ _QUOTE = (r"""(?:'([^'\n]{1,40})'|"([^"\n]{1,40})"|`([^`\n]{1,40})`"""
 # A short aside may follow a value: "'summary' (default) or 'raw'".
 _SEP = r"(?:\s*\([^()\n]{1,120}\))?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s*/\s*)\s*"
 _QUOTED_RUN = re.compile(f"{_QUOTE}(?:{_SEP}{_QUOTE})+")
+# Each value with a short gloss of its own: "'asc' for oldest first or 'desc' for newest
+# first", '"table" (default) for a flat table, or "dot" for a call graph'.  The gloss opens
+# with a word that explains a value and holds no quote, so two quotes a sentence apart are
+# not joined.
+_GLOSS = r"""(?:\s*\([^()\n]{1,60}\))?\s*(?:for|to|means|=|-|–|—|:)\s[^'"`‘’“”.;\n]{1,60}?"""
+_GLOSSED_RUN = re.compile(f"{_QUOTE}(?:{_GLOSS}{_SEP}{_QUOTE})+")
 _BARE = r"[A-Za-z0-9][\w.:+\-]{0,29}"
 _BARE_SEP = r"\s*(?:,\s*(?:or\s+)?|\s+or\s+|\s*\|\s*)\s*"
 _PIPE_RUN = re.compile(r"(?<![\w|/\\(])([A-Za-z][\w\-]{0,29}(?:\|[A-Za-z][\w\-]{0,29})+)"
@@ -235,13 +241,21 @@ def _preceded_by_example(text: str, start: int) -> bool:
 
 
 def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
-                  exclude: Iterable[str] = (), name_words: Iterable[str] = ()) -> Listing | None:
+                  exclude: Iterable[str] = (), name_words: Iterable[str] = (),
+                  forms: Iterable[str] = ()) -> Listing | None:
     """The values a parameter description enumerates: quoted alternatives (``'asc' or 'desc'``),
     a pipe list (``asc|desc``), a parenthesised or lead-in list of single words (``one of: a, b,
     c``, ``(GET, POST, PUT)``), or a bullet list of ``- value: meaning`` lines."""
     found: list[tuple[list[str], bool]] = []
     siblings = frozenset(e.lower() for e in exclude)
-    for match in _QUOTED_RUN.finditer(text):
+    own = {w.lower() for w in name_words}
+    form_words = {f.lower() for f in forms}
+
+    def pair_of_values(values: list[str] | None) -> bool:
+        """Two bare words are values, not forms of one ("ID or name", "a path or URL")."""
+        return bool(values) and not {v.lower() for v in values or ()} & form_words
+
+    for match in (*_QUOTED_RUN.finditer(text), *_GLOSSED_RUN.finditer(text)):
         if (re.match(r"\s*:", text[match.end():])
                 or _about_other_values(text, match.start(), siblings)):
             continue  # keys of a JSON example, or the values of another parameter
@@ -255,7 +269,8 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
         inner = re.sub(r"^\s*(?:e\.g\.?|eg\.|for example|such as|like|ex\.)[\s,:]*", "", inner,
                        flags=re.IGNORECASE)
         values = _bare_values(inner)
-        # Two bare words in brackets are as often forms ("ID or name") as values.
+        # Two bare words in brackets are as often kinds or forms of the value as values:
+        # "owner (username or organization)", "timestamp (RFC3339 or Unix)".
         if values and len(values) >= 3:
             found.append((values, examples or _preceded_by_example(text, match.start())))
     if lead_ins:
@@ -266,16 +281,20 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
     # A bare list after a colon counts in the first sentence, which says what the parameter
     # is, or where the words before the colon name the parameter ("State on error: A, B, C");
     # others list something else ("Used for: list, get", "Modifiers: Control, Shift").
+    # Two values there need the label to name the parameter ("Theme: light or dark").
     colon = re.compile(r"(?<!\bfor):\s*([^.;:\n()]{3,200})(?:[.;\n(]|$)")
-    own = {w.lower() for w in name_words}
     for number, sentence in enumerate(_SENTENCE_END.split(text)):
         for match in colon.finditer(sentence):
             lead_words = set(re.findall(r"[a-z]+", sentence[:match.start()].lower()))
             if number and not lead_words & own:
                 continue
             values = _bare_values(match.group(1))
-            if values and len(values) >= 3:
+            if values and (len(values) >= 3 or (lead_words & own and pair_of_values(values))):
                 found.append((values, _preceded_by_example(sentence, match.start() + 1)))
+    # A description that is nothing but the values: "proxy or direct".
+    whole = None if _SENTENCE_END.search(text.strip()) else _bare_values(text)
+    if whole and pair_of_values(whole):
+        found.append((whole, False))
     bullets = list(_BULLET.finditer(text))
     if len(bullets) >= 2:
         found.append(([b.group(1) for b in bullets],

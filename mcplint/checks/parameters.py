@@ -86,18 +86,22 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     if not is_stringish(param.schema, root) or declares_closed_set(param.schema, root):
         return
     words = split_name(param.name)
-    if set(words) & lowered(options["free-form-names"]):
+    last = words[-1] if words else ""
+    named = last in lowered(options["names"])
+    example_named = named or last in lowered(options["example-names"])
+    # The last word says what the value is: a query_type is a type (of query), a status_message
+    # a message.  A free-form word before a closed-set head only says what the set is about.
+    free_form = lowered(options["free-form-names"])
+    if last in free_form or (set(words) & free_form and not example_named):
         return
     # An undescribed parameter may be described on its own line of the tool's description.
     own = description_of(param, root)
     text = own or tool_line(param, tool, root)
     if mentions(text, options["open-words"]):
         return
-    last = words[-1] if words else ""
-    named = last in lowered(options["names"])
-    example_named = named or last in lowered(options["example-names"])
     siblings = [p.name for p in tool.parameters if p is not param]
-    listing = listed_values(text, options["lead-ins"], options["max-values"], siblings, words)
+    listing = listed_values(text, options["lead-ins"], options["max-values"], siblings, words,
+                            (*options["free-form-names"], *options["free-form-words"]))
     if listing and mentions(text, [w for w in options["structured-words"]
                                    if w.lower() not in {v.lower() for v in listing.values}]):
         return  # "JSON string of fields: …" lists keys, not values (but "json" or "csv" is one)
