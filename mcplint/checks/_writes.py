@@ -316,13 +316,24 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
     return found
 
 
+_HTTP_METHODS = frozenset({"get", "head", "options", "post", "put", "patch", "delete", "trace"})
+
+
+def _calls_http(tool: Tool, vocab: Vocabulary) -> bool:
+    """Whether a selector offers HTTP methods: a generic API caller, which does what its
+    method says whatever its name reads like (GenericOpenSearchApiTool is not "open")."""
+    return any(param.depth == 0 and param.name.lower() in vocab.selectors
+               and len(values := {v.lower() for v in _selected_values(param)}) >= 2
+               and values <= _HTTP_METHODS for param in tool.parameters)
+
+
 def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
     """Whether the tool reads, writes or destroys, and why (see the module docstring)."""
     reading = _name_reading(tool, vocab)
     # A name that says it reads keeps its word: a selector then names what the read is
-    # about (check_permissions with operation: read|delete).
-    if reading is None:
-        reading = _router_reading(tool, vocab)
+    # about (check_permissions with operation: read|delete).  HTTP methods name no object.
+    if reading is None or (reading.effect == "read" and _calls_http(tool, vocab)):
+        reading = _router_reading(tool, vocab) or reading
     elif reading.effect == "write":
         routed = _router_reading(tool, vocab)
         # The selector makes a write-named router destructive, or, when every value it offers
