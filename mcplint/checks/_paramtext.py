@@ -157,13 +157,12 @@ _QUOTE = (r"""(?:'([^'\n]{1,40})'|"([^"\n]{1,40})"|`([^`\n]{1,40})`"""
           r"""|‘([^’\n]{1,40})’|“([^”\n]{1,40})”)""")
 # A short aside may follow a value: "'summary' (default) or 'raw'".
 _SEP = r"(?:\s*\([^()\n]{1,120}\))?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s*/\s*)\s*"
-_QUOTED_RUN = re.compile(f"{_QUOTE}(?:{_SEP}{_QUOTE})+")
-# Each value with a short gloss of its own: "'asc' for oldest first or 'desc' for newest
-# first", '"table" (default) for a flat table, or "dot" for a call graph'.  The gloss opens
-# with a word that explains a value and holds no quote, so two quotes a sentence apart are
-# not joined.
-_GLOSS = r"""(?:\s*\([^()\n]{1,60}\))?\s*(?:for|to|means|=|-|–|—|:)\s[^'"`‘’“”.;\n]{1,60}?"""
-_GLOSSED_RUN = re.compile(f"{_QUOTE}(?:{_GLOSS}{_SEP}{_QUOTE})+")
+# A value may also carry a short gloss of its own: "'asc' for oldest first or 'desc' for
+# newest first", '"table" (default) for a flat table, or "dot" for a call graph'.  The gloss
+# opens with a word that explains a value and holds no quote, so two quotes a sentence apart
+# are not joined.
+_GLOSS = r"""(?:(?:\s*\([^()\n]{1,60}\))?\s*(?:for|to|means|=|-|–|—|:)\s[^'"`‘’“”.;\n]{1,60}?)?"""
+_QUOTED_RUN = re.compile(f"{_QUOTE}(?:{_GLOSS}{_SEP}{_QUOTE})+")
 _BARE = r"[A-Za-z0-9][\w.:+\-]{0,29}"
 _BARE_SEP = r"\s*(?:,\s*(?:or\s+)?|\s+or\s+|\s*\|\s*)\s*"
 _PIPE_RUN = re.compile(r"(?<![\w|/\\(])([A-Za-z][\w\-]{0,29}(?:\|[A-Za-z][\w\-]{0,29})+)"
@@ -243,19 +242,21 @@ def _preceded_by_example(text: str, start: int) -> bool:
 def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
                   exclude: Iterable[str] = (), name_words: Iterable[str] = (),
                   forms: Iterable[str] = ()) -> Listing | None:
-    """The values a parameter description enumerates: quoted alternatives (``'asc' or 'desc'``),
-    a pipe list (``asc|desc``), a parenthesised or lead-in list of single words (``one of: a, b,
-    c``, ``(GET, POST, PUT)``), or a bullet list of ``- value: meaning`` lines."""
+    """The values a parameter description enumerates: quoted alternatives (``'asc' or 'desc'``,
+    each with a gloss if need be), a pipe list (``asc|desc``), a parenthesised or lead-in list
+    of single words (``one of: a, b, c``, ``(GET, POST, PUT)``), two words after a label that
+    names the parameter (``Theme: light or dark``) or as the whole text (``proxy or direct``),
+    unless one of them is in ``forms``, or a bullet list of ``- value: meaning`` lines."""
     found: list[tuple[list[str], bool]] = []
     siblings = frozenset(e.lower() for e in exclude)
     own = {w.lower() for w in name_words}
-    form_words = {f.lower() for f in forms}
 
     def pair_of_values(values: list[str] | None) -> bool:
-        """Two bare words are values, not forms of one ("ID or name", "a path or URL")."""
-        return bool(values) and not {v.lower() for v in values or ()} & form_words
+        """Two bare words are values, not kinds or forms of one ("ID or name")."""
+        return bool(values) and not {v.lower() for v in values or ()} & {
+            f.lower() for f in forms}
 
-    for match in (*_QUOTED_RUN.finditer(text), *_GLOSSED_RUN.finditer(text)):
+    for match in _QUOTED_RUN.finditer(text):
         if (re.match(r"\s*:", text[match.end():])
                 or _about_other_values(text, match.start(), siblings)):
             continue  # keys of a JSON example, or the values of another parameter
