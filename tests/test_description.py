@@ -109,8 +109,26 @@ def test_vague_ignores_usage_sentences_and_argument_sections() -> None:
 def test_vague_counts_words_shared_by_the_whole_server_as_vocabulary() -> None:
     tools = [_tool(f"{verb}", f"{verb.capitalize()} an element on the page")
              for verb in ("click", "hover", "focus")]
-    tools.append(_tool("select", "Select an option of a drop-down element on the page"))
+    tools += [_tool(verb, f"{verb.capitalize()} {what} on the page")
+              for verb, what in (("select", "an option of a drop-down element"),
+                                 ("highlight", "matching text in yellow"),
+                                 ("measure", "the pixel width of an element"),
+                                 ("count", "links, images and forms"),
+                                 ("freeze", "animations and timers"),
+                                 ("outline", "headings as a nested tree"),
+                                 ("translate", "visible text into another language"))]
     assert _flagged("DESC001", tools) == ["click", "hover", "focus"]
+
+
+def test_vague_keeps_the_domain_words_of_a_small_server() -> None:
+    # Four tools are too few to tell vocabulary from domain: "element on the page" is what
+    # each acts on.  Only the gestures whose name implies them (click, hover) restate it.
+    tools = [_tool(f"{verb}", f"{verb.capitalize()} an element on the page")
+             for verb in ("click", "hover", "focus")]
+    tools.append(_tool("select", "Select an option of a drop-down element on the page"))
+    assert _flagged("DESC001", tools) == ["click", "hover"]
+    assert _flagged("DESC001", tools, **{"server-word-min-tools": 4}) == [
+        "click", "hover", "focus"]
 
 
 def test_synonym_vocabulary_can_be_extended() -> None:

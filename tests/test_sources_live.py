@@ -98,7 +98,7 @@ def test_real_world_server_helpers_and_ambiguity(at_root: Path) -> None:
         span(contacts, 27, 17, 27, 24)
     # legacy/old_tools.py registers a create_deal as well, with another docstring: the one
     # whose docstring the server lists is chosen.
-    assert got[("DESC001", "create_deal", "/tools/2/description")]["source"] == \
+    assert got[("DESC005", "create_deal", "/tools/2/description")]["source"] == \
         span(deals, 21, 5, 21, 67)
     assert got[("PARAM001", "create_deal", "/tools/2/inputSchema/properties/stage")][
         "source"] == span(deals, 18, 5, 18, 94)
