@@ -88,7 +88,7 @@ def test_new_finding_is_reported_and_fixed_one_is_stale(work: Path) -> None:
     _save(work / "server.json", tools)
     result = _check("server.json", "--baseline", "baseline.json")
     assert result.exit_code == 1
-    assert _found(result) == [("SPEC007", "list_tickets", 42)]
+    assert _found(result) == [("SPEC007", "list_open_tickets", 42)]
     assert "1 baseline entries no longer occur (fixed)" in result.stderr
     assert "stale: server.json closeTicket: SPEC004 at #0" in result.stderr
 

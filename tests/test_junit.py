@@ -34,7 +34,7 @@ def test_suite_per_file_case_per_finding(work: Path) -> None:
         {"name": "ping", "description": "Check the server answers. Returns pong.",
          "inputSchema": {"type": "object"}}]}), encoding="utf-8")
     root = _junit("--select", "SPEC,NAME", "server.json", "clean.json")
-    # server.json: SPEC007 (error), SPEC004 (error), NAME002 (warning), list_tickets clean.
+    # server.json: SPEC007 (error), SPEC004 (error), NAME002 (warning), list_open_tickets clean.
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("5", "2", "0")
     suites = root.findall("testsuite")
     assert [(s.get("name"), s.get("tests"), s.get("failures")) for s in suites] == [
@@ -42,9 +42,9 @@ def test_suite_per_file_case_per_finding(work: Path) -> None:
     cases = {c.get("name"): c for c in suites[0].findall("testcase")}
     assert list(cases) == ["get_ticket: SPEC007 required-property-missing",
                            "closeTicket: SPEC004 missing-description",
-                           "closeTicket: NAME002 inconsistent-naming-style", "list_tickets"]
+                           "closeTicket: NAME002 inconsistent-naming-style", "list_open_tickets"]
     assert cases["get_ticket: SPEC007 required-property-missing"].get("line") == "9"
-    assert cases["list_tickets"].get("line") == "16"
+    assert cases["list_open_tickets"].get("line") == "16"
     failure = cases["closeTicket: SPEC004 missing-description"].find("failure")
     assert failure is not None
     assert failure.get("type") == "error"
@@ -56,7 +56,7 @@ def test_suite_per_file_case_per_finding(work: Path) -> None:
     assert naming.find("failure") is None
     assert (naming.findtext("system-out") or "").startswith(
         "NAME002 does not fail the run (--fail-on error):\nserver.json:13:7: warning NAME002")
-    assert cases["list_tickets"].find("failure") is None
+    assert cases["list_open_tickets"].find("failure") is None
     assert suites[0].find("properties/property[@name='tokens']") is not None
 
 

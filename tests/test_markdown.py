@@ -55,7 +55,7 @@ def test_summary_table_and_findings_by_tool(work: Path) -> None:
     assert get_ticket < output.index(spec007) < close_ticket
     assert close_ticket < output.index(f"[`SPEC004`]({rule_url('SPEC004')}) missing-description")
     assert "<details>" not in output
-    assert "list_tickets" not in output.split("### ")[1]  # no findings, no section
+    assert "list_open_tickets" not in output.split("### ")[1]  # no findings, no section
 
 
 def test_long_reports_fold_each_tool(work: Path) -> None:

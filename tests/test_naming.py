@@ -18,6 +18,7 @@ import pytest
 from mcplint.checks.base import Context
 from mcplint.config import Config
 from mcplint.engine.linter import Linter, Selection
+from mcplint.findings import Severity
 from mcplint.loaders.jsonsource import Document, parse_json
 from mcplint.loaders.manifest import build_manifest
 from mcplint.model import Manifest
@@ -184,8 +185,9 @@ def test_near_duplicates(a: str, b: str, reason: str) -> None:
     ("get_project", "get_service_desk_for_project"),
     # One item against a scoped list.
     ("get_issue", "get_board_issues"),
-    # get one / list many is a pattern agents read, unless configured otherwise.
-    ("get_filter", "list_filters"),
+    # A new last word that is not an aspect of the thing is another thing.
+    ("get_project", "get_project_teams"),
+    ("stories_create", "stories_create_comment", "stories_search"),
     # Exact duplicates are the spec rule's business.
     ("get_order", "get_order"),
 ])
@@ -193,9 +195,31 @@ def test_not_near_duplicates(names: tuple[str, ...]) -> None:
     assert _pairs(*names) == {}
 
 
+@pytest.mark.parametrize(("a", "b", "reason"), [
+    ("get_filter", "list_filters", 'differ only by the verbs "get" and "list" on one object'),
+    ("list-events", "get-event", 'differ only by the verbs "list" and "get" on one object'),
+    ("get_alert", "get_alert_details", 'differ only by the word "details" at the end'),
+    ("get_users", "get_user_profile", 'differ only by the word "profile" at the end'),
+    ("get_project", "get_project_url", 'differ only by the word "url" at the end'),
+])
+def test_weak_kinds_are_reported_at_info(a: str, b: str, reason: str) -> None:
+    hits = _hits("NAME001", _manifest(a, b, "send_report"))
+    assert [(h.fields["first"], h.fields["second"]) for h in hits] == [(a, b)]
+    assert reason in hits[0].fields["reason"]
+    assert hits[0].severity is Severity.INFO
+
+
+def test_strong_kinds_keep_the_rule_severity() -> None:
+    (hit,) = _hits("NAME001", _manifest("get_invoice", "fetch_invoice"))
+    assert hit.severity is None
+
+
 def test_vocabularies_are_options() -> None:
-    assert ("get_filter", "list_filters") in _pairs(
-        "get_filter", "list_filters", **{"extend-synonyms": [["get", "list"]]})
+    (hit,) = _hits("NAME001", _manifest("get_filter", "list_filters"),
+                   **{"extend-synonyms": [["get", "list"]]})
+    assert hit.severity is None  # synonyms: the strong kind
+    assert _pairs("get_filter", "list_filters", **{"collection-verbs": []}) == {}
+    assert _pairs("get_alert", "get_alert_details", **{"aspect-words": []}) == {}
     assert ("get_ticket", "get_issue") in _pairs(
         "get_ticket", "get_issue", **{"extend-synonyms": [["issue", "ticket"]]})
     assert _pairs("cache_get", "cache_get_many", modifiers=[]) == {}
@@ -203,7 +227,7 @@ def test_vocabularies_are_options() -> None:
 
 
 def test_finding_is_on_the_later_tool_with_the_earlier_related() -> None:
-    manifest = _manifest("list_orders", "search_papers", "get_order", "search_paper")
+    manifest = _manifest("cancel_order", "search_papers", "get_order", "search_paper")
     (hit,) = _hits("NAME001", manifest)
     assert hit.pointer == "/tools/3/name"
     assert hit.tool is manifest.tools[3]

@@ -19,6 +19,10 @@ to one word of their group, modifier words (``many``, ``batch``, ``v2``) left ou
   (``geocode``/``reverse_geocode``), or come with a change of number (``get_issue``/
   ``get_board_issues``: one item against a scoped list).
 
+Two weaker kinds are reported at info: the same object under ``get`` and ``list``
+(``get_filter``/``list_filters``), and a name plus one aspect word at its end
+(``get_alert``/``get_alert_details``).
+
 Every test is a dictionary lookup of a derived core, so the work grows with the number of names
 times their length, not with the number of pairs.
 """
@@ -27,11 +31,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
+from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
 from mcplint.names import (
     STYLE_LABELS,
@@ -45,6 +50,10 @@ from mcplint.names import (
 # Pairs sharing one core: each later tool is paired with at most this many earlier ones, so a
 # server with hundreds of identical cores reports a bounded number of pairs.
 _MAX_PARTNERS = 8
+
+# Pair kinds an agent swaps less often than the rest, and the labels agree on less: reported at
+# info so that a gate at warning does not fail on them.
+_WEAK_KINDS = frozenset({"appended", "collection"})
 
 
 def _merge_groups(groups: Sequence[Sequence[str]]) -> dict[str, str]:
@@ -69,6 +78,15 @@ def _merge_groups(groups: Sequence[Sequence[str]]) -> dict[str, str]:
     return {word: root(word) for word in parent}
 
 
+def _collection_verbs(groups: Sequence[Sequence[str]], canonical: Callable[[str], str]
+                      ) -> dict[str, frozenset[str]]:
+    """``[["get", "list"]]``: the first verb of a group is for one item, the rest for many."""
+    result: dict[str, set[str]] = {}
+    for first, *rest in groups:
+        result.setdefault(canonical(first), set()).update(canonical(w) for w in rest)
+    return {verb: frozenset(others - {verb}) for verb, others in result.items()}
+
+
 def _compile(pattern: str) -> re.Pattern[str] | None:
     try:
         return re.compile(pattern) if pattern else None
@@ -82,6 +100,8 @@ class _Vocabulary:
     synonyms: Mapping[str, str]  # word → the first word of its group
     modifiers: frozenset[str]
     antonyms: frozenset[frozenset[str]]
+    collection: Mapping[str, frozenset[str]]  # a verb for one item -> its verbs for many
+    aspects: frozenset[str]
     reversing: tuple[str, ...]  # prefixes that turn a word into its opposite: un-, dis-
     negations: frozenset[str]  # words that turn a name into its opposite: reverse, undo
     connectors: frozenset[str]  # prepositions that open a qualifying phrase
@@ -108,6 +128,8 @@ class _Vocabulary:
             modifiers=frozenset(m.lower() for m in options["modifiers"]),
             antonyms=frozenset(frozenset(canonical(w) for w in group)
                                for group in options["antonyms"]),
+            collection=_collection_verbs(options["collection-verbs"], canonical),
+            aspects=frozenset(canonical(w) for w in options["aspect-words"]),
             reversing=tuple(p.lower() for p in options["reversing-prefixes"]),
             negations=frozenset(canonical(n) for n in options["negations"]),
             connectors=frozenset(c.lower() for c in options["connectors"]),
@@ -163,8 +185,10 @@ def _names(tools: Sequence[Tool], vocab: _Vocabulary) -> list[_Name]:
 class _Pair:
     first: _Name
     second: _Name
-    kind: str  # "same", "word" or "extra"
-    detail: tuple[str, ...] = ()  # the added words, for "extra"
+    # "same", "word" or "extra"; the weak kinds, reported at info: "appended" (one word
+    # after the object) and "collection" (get / list of one object)
+    kind: str
+    detail: tuple[str, ...] = ()  # the added words, for "extra" and "appended"
 
 
 def _quote(words: Sequence[str]) -> str:
@@ -213,8 +237,15 @@ def _reason(pair: _Pair, vocab: _Vocabulary) -> str:
             return (f'differ only in one word, "{x}" against "{y}", and one word contains the '
                     "other")
         return f'differ only in one word, "{x}" against "{y}", which are a letter apart'
+    if pair.kind == "collection":
+        x, y = _differing_words(a, b)
+        return (f'differ only by the verbs "{x}" and "{y}" on one object, so an agent asking '
+                "for that object may call either")
     added = " ".join(pair.detail)
     longer, shorter = (b, a) if len(b.core) > len(a.core) else (a, b)
+    if pair.kind == "appended":
+        return (f'differ only by the word "{added}" at the end, so "{longer.tool.name}" may read '
+                f'as a variant of "{shorter.tool.name}"')
     words = "words" if len(pair.detail) > 1 else "word"
     return (f'differ only by the {words} "{added}", so "{longer.tool.name}" reads as a variant '
             f'of "{shorter.tool.name}"')
@@ -252,8 +283,14 @@ def _advice(pair: _Pair, vocab: _Vocabulary) -> str:
                     "differ in a word of their own that says what each does.")
         return ("A one-letter difference reads as a typo: fix the spelling if it is one, or "
                 "rename one so the names differ in a whole word that says what each does.")
+    if pair.kind == "collection":
+        return ("If one fetches a single item by its id and the other lists many, say so in "
+                "the first sentence of each.")
     longer, shorter = ((pair.second, pair.first) if len(pair.second.core) > len(pair.first.core)
                        else (pair.first, pair.second))
+    if pair.kind == "appended":
+        return (f'If "{" ".join(pair.detail)}" names another thing rather than a part or view of '
+                f'the same one, say what each tool acts on in its first sentence.')
     return (f'Rename "{shorter.tool.name}" to say what sets it apart from '
             f'"{longer.tool.name}" as well, or merge them into one tool with a parameter.')
 
@@ -345,8 +382,9 @@ def _head(core: tuple[str, ...], namespaces: frozenset[str], vocab: _Vocabulary)
 
 
 def _qualifies(shorter: _Name, longer: _Name, start: int, end: int,
-               namespaces: frozenset[str], vocab: _Vocabulary) -> bool:
-    """Whether the words ``longer`` adds at ``start:end`` make it a variant of ``shorter``.
+               namespaces: frozenset[str], vocab: _Vocabulary) -> str | None:
+    """What kind of variant of ``shorter`` the words ``longer`` adds at ``start:end`` make it:
+    ``extra``, ``appended`` (the weak kind) or none.
 
     They do when they qualify the thing ``shorter`` is about: placed before its last word
     (``read_text_file``) with no action or preposition among them, or placed after it as a phrase
@@ -355,20 +393,33 @@ def _qualifies(shorter: _Name, longer: _Name, start: int, end: int,
     (``repo_create_branch``), unless joined by a conjunction (``get_or_create_label``); an added
     preposition makes the rest its object (``get_service_desk_for_project``).  Names that also
     differ in number are a single item against a list (``get_issue``/``get_board_issues``).
+
+    One aspect word added at the end of a name that ends in its object is the weak kind
+    (``get_alert``/``get_alert_details``, ``get_users``/``get_user_profile``): the number may
+    differ too, since an agent asking about one user's profile may reach for ``get_users``.
     """
     added = longer.core[start:end]
     if any(word in vocab.negations for word in added):
-        return False  # geocode / reverse_geocode
+        return None  # geocode / reverse_geocode
     rest = longer.kept[:start] + longer.kept[end:]
-    if any(singular(x) == singular(y) and x != y
-           for x, y in zip(shorter.kept, rest, strict=True)):
-        return False
+    numbers = [i for i, (x, y) in enumerate(zip(shorter.kept, rest, strict=True))
+               if singular(x) == singular(y) and x != y]
     head = _head(shorter.core, namespaces, vocab)
+    last = len(shorter.core) - 1
+    if (end - start == 1 and start == len(shorter.core) and head == last and last > 0
+            and shorter.core[last] not in vocab.actions and added[0] in vocab.aspects
+            and numbers in ([], [last])):
+        return "appended"
+    if numbers:
+        return None
     if start == len(shorter.core) or (head is not None and start > head):
-        return added[0] in vocab.connectors or added[0] in vocab.conjunctions
+        connected = added[0] in vocab.connectors or added[0] in vocab.conjunctions
+        return "extra" if connected else None
     if added[-1] in vocab.conjunctions:
-        return True
-    return not any(word in vocab.actions or word in vocab.connectors for word in added)
+        return "extra"
+    if any(word in vocab.actions or word in vocab.connectors for word in added):
+        return None
+    return "extra"
 
 
 def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, int], _Pair]:
@@ -412,8 +463,19 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
                     continue
                 for j in members:
                     for i in partners[:_MAX_PARTNERS]:
-                        if _qualifies(names[i], names[j], start, end, namespaces, vocab):
-                            add(i, j, "extra", names[j].kept[start:end])
+                        kind = _qualifies(names[i], names[j], start, end, namespaces, vocab)
+                        if kind:
+                            add(i, j, kind, names[j].kept[start:end])
+    # 4. The same object under a verb for one item and a verb for a collection (get / list).
+    for core, members in by_core.items():
+        if len(core) < 2:
+            continue
+        for slot, word in enumerate(core):
+            for other in vocab.collection.get(word, ()):
+                partners = by_core.get((*core[:slot], other, *core[slot + 1:]))
+                for j in members:
+                    for i in (partners or ())[:_MAX_PARTNERS]:
+                        add(i, j, "collection")
     return found
 
 
@@ -433,6 +495,15 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
                              "description": "A regular expression for more modifier words, "
                                             "matched against whole words (version tags such "
                                             "as v2)."},
+        "collection-verbs": {**WORD_GROUPS, "default": [],
+                             "description": "Groups of a verb for one item and verbs for many "
+                                            "(get, list): names that differ only there, on "
+                                            "one object, are reported at info."},
+        "aspect-words": {**WORDS, "default": [],
+                         "description": "Words for an aspect of a thing rather than another "
+                                        "thing (details, status, url): a name plus one of "
+                                        "them at the end is reported at info "
+                                        "(get_alert / get_alert_details)."},
         "antonyms": {**WORD_GROUPS, "default": [],
                      "description": "Groups of mutually opposite words (get/set, incr/decr, "
                                     "connect/disconnect): two words of one group are never "
@@ -490,6 +561,7 @@ def near_duplicate_names(manifest: Manifest, ctx: Context, options: Mapping[str,
              "advice": _advice(pair, vocab)},
             b.tool,
             related=((a.tool, a.tool.child("name")),),
+            severity=Severity.INFO if pair.kind in _WEAK_KINDS else None,
         )
 
 
