@@ -203,6 +203,17 @@ def test_overlap_names_both_tools_and_points_at_the_later_one() -> None:
     assert "Use list_events when …; use search_events when …" in finding.message
 
 
+def test_overlap_a_name_joining_two_actions_covers_each_of_them() -> None:
+    tools = [_tool("create_label", "Create a label."),
+             _tool("get_or_create_label", "Ensure a label."),
+             _tool("get_label", "Read a label."), _tool("delete_label", "Delete a label.")]
+    found = {(f.related[0].tool, f.tool): f.message for f in _lint("DESC004", tools)}
+    assert set(found) == {("create_label", "get_or_create_label"),
+                          ("get_or_create_label", "get_label")}
+    assert '"get_or_create_label" does what "get_label" does (get "label") and more' in \
+        found[("get_or_create_label", "get_label")]
+
+
 def test_overlap_contrast_naming_another_sibling_does_not_settle_this_pair() -> None:
     tools = [_tool("cache_get", "Get one key."),
              _tool("cache_get_multi", "Get several keys (alias for cache_get_many)."),

@@ -434,6 +434,10 @@ class _Shape:
     qualifiers: tuple[str, ...]  # words of a phrase opened by a connector (by id, from template)
     plural: bool  # whether the head is written in the plural
     written: Mapping[str, str]  # stem → the word as the name writes it, for messages
+    # A verb joined to the action by "or"/"and" (get_or_create_label), as written with its
+    # joining word ("get or"), and that verb's action group.
+    also_verb: str | None = None
+    also: str | None = None
 
 
 def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
@@ -461,6 +465,13 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
         # A phrase opened by a connector qualifies the object (get_page_by_id,
         # create_page_from_template); the object is what comes before it.
         cut = next((i for i, w in enumerate(written) if w in connectors and i > 0), None)
+        also = also_verb = None
+        if cut is not None and written[cut] in _JOINING and cut + 1 < len(written) and \
+                stem(written[cut + 1]) in groups and stem(written[cut - 1]) in groups:
+            # get_or_create_label: two actions on one object, not a qualifying phrase.
+            also_verb, also = " ".join(written[cut - 1:cut + 1]), groups[stem(written[cut - 1])]
+            written = written[:cut - 1] + written[cut + 1:]
+            cut = next((i for i, w in enumerate(written) if w in connectors and i > 0), None)
         head_words = written[:cut] if cut is not None else written
         qualifying = [w for w in written[cut:] if w not in connectors
                       and stem(w) not in modifiers] if cut is not None else []
@@ -473,8 +484,11 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
         shapes.append(_Shape(tool, namespace, groups.get(stem(verb)) if verb else None, verb,
                              tuple(canonical[w] for w in objects),
                              tuple(canonical[w] for w in qualifying), plural,
-                             {canonical[w]: w for w in objects + qualifying}))
+                             {canonical[w]: w for w in objects + qualifying}, also_verb, also))
     return shapes
+
+
+_JOINING = frozenset({"or", "and"})
 
 
 def _parameter_names(tool: Tool) -> frozenset[str]:
@@ -488,7 +502,7 @@ def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | N
     one item against a scoped list (get_issue/get_project_issues)."""
     if a.action is None or b.action is None or a.namespace != b.namespace:
         return None
-    if a.action != b.action:
+    if a.action != b.action and b.action != a.also and a.action != b.also:
         return _related_actions(a, b, options)
     if a.objects == b.objects and a.qualifiers == b.qualifiers:
         head_a = a.written.get(a.objects[-1]) if a.objects else None
@@ -496,6 +510,11 @@ def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | N
         if head_a and head_b and singular(head_a) != singular(head_b):
             return (f'{a.verb} "{head_a}" and {b.verb} "{head_b}", and those read as one '
                     "thing to an agent")
+        joined, other = (a, b) if a.also_verb else (b, a)
+        if joined.also_verb and not other.also_verb:
+            thing = f' "{other.written[other.objects[-1]]}"' if other.objects else ""
+            return (f'overlap: "{joined.tool.name}" does what "{other.tool.name}" does '
+                    f"({other.verb}{thing}) and more")
         if a.verb == b.verb:
             return "differ only by modifiers or a plural"
         return f'{a.verb} and {b.verb} the same thing, and those actions read as one'
