@@ -8,13 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from mcplint.findings import FAIL_ON
 from mcplint.profiles import PROFILE_NAMES
 from mcplint.revisions import REVISIONS
+
+if TYPE_CHECKING:
+    import pathspec
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -126,6 +127,8 @@ class Config:
 def path_spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     """The patterns as one gitignore-style spec (``*`` stays in a folder, ``**`` spans folders,
     a pattern without a slash matches at any depth, ``!`` re-includes, ``dir/`` a folder)."""
+    import pathspec  # about a tenth of start-up, and a run with no patterns needs none
+
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 

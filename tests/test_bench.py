@@ -110,6 +110,23 @@ def test_static_lint_does_not_import_the_mcp_sdk_or_jinja2() -> None:
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_small_static_lint_does_not_import_multiprocessing_or_pathspec(tmp_path: Path) -> None:
+    # A server of a few tools never forks workers, and a file named with no config patterns
+    # and no .gitignore matches no globs: together about a sixth of start-up (issue 12).
+    manifest = tmp_path / "server.json"
+    manifest.write_text((ROOT / "examples" / "support-desk.json").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+    code = ("import sys\nfrom mcplint.cli import main\n"
+            "try:\n    main(['check', sys.argv[1], '--fail-on', 'never', '-q'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'multiprocessing', 'pathspec'}))")
+    result = subprocess.run([sys.executable, "-c", code, str(manifest)],
+                            capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
 @needs_corpus
 def test_rule_times_runs_and_names_the_rules() -> None:
     # The per-rule table replaces the engine's span runner; a change to its signature once

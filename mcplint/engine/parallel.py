@@ -11,7 +11,6 @@ Forking is used only where it is safe and cheap: on Linux, from a process with n
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import threading
@@ -92,6 +91,10 @@ def run_spans(task: Callable[[int, int], Any], count: int,
             else spans(count - 1, workers))
     split = [(start + 1, end + 1) for start, end in rest]
     _task = task
+    # Imported here: most runs lint one small server and never fork, and multiprocessing
+    # (with pickle and socket) is about a tenth of a small run's start-up.
+    import multiprocessing
+
     try:
         # Every span goes to a worker and this process only waits: linting here as well would
         # share its interpreter lock with the pool's own threads, which slowed this process's

@@ -13,11 +13,13 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from mcplint.config import Config, matches_any
 from mcplint.loaders.files import STDIN, Source
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class _GitIgnores:
             lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:  # none there, or unreadable: git ignores it too
             return None
+        import pathspec  # only where there is a .gitignore to read
+
         return pathspec.GitIgnoreSpec.from_lines(lines)
 
     def _spec(self, folder: Path) -> pathspec.GitIgnoreSpec | None:
