@@ -69,6 +69,16 @@ EFFECT_OPTIONS: dict[str, Any] = {
                                                            "cased without _ and -) for "
                                                            "parameters that make a write "
                                                            "destructive (force, overwrite)."},
+    "statement-parameters": {**PATTERNS, "default": [],
+                             "description": "Regular expressions for a top-level string "
+                                            "parameter (its name, a space, its description) "
+                                            "that takes any statement of a query language "
+                                            "(SQL): such a tool can drop a table, whatever its "
+                                            "name says."},
+    "read-only-patterns": {**PATTERNS, "default": [],
+                           "description": "Regular expressions for description text that "
+                                          "limits a statement tool to reads (read-only, "
+                                          "SELECT only)."},
     "in-place-verbs": {**WORDS, "default": [],
                        "description": "Destructive verbs of a change in place (set, put, "
                                       "patch): they overwrite a value but are ordinary writes "
@@ -110,6 +120,8 @@ class Vocabulary:
     irreversible_objects: frozenset[str]
     destructive_parameters: tuple[re.Pattern[str], ...]
     in_place: frozenset[str]
+    statements: tuple[re.Pattern[str], ...] = ()
+    read_only: tuple[re.Pattern[str], ...] = ()
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Vocabulary:
@@ -158,6 +170,8 @@ def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
         destructive_parameters=compile_patterns("destructive-parameters",
                                                 options["destructive-parameters"]),
         in_place=_lower_set(options["in-place-verbs"]),
+        statements=compile_patterns("statement-parameters", options["statement-parameters"]),
+        read_only=compile_patterns("read-only-patterns", options["read-only-patterns"]),
     )
 
 
@@ -351,9 +365,36 @@ def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
             reading = Reading("read", f'its description starts with "{verb}"', verb)
     if reading is None:
         reading = _annotation_reading(tool) or Reading("read", "nothing says it writes")
-    if reading.effect != "write":
+    if reading.effect == "destructive":
         return reading
-    return _destructive(tool, vocab, reading) or reading
+    if reading.effect == "write":
+        reading = _destructive(tool, vocab, reading) or reading
+    if reading.effect == "read":
+        return _statement_reading(tool, vocab, reading) or reading
+    return reading
+
+
+def _statement_reading(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | None:
+    """A tool that runs any SQL statement it is given can drop a table, whether its name
+    says ``query`` or ``execute``, unless its description limits it to reads or its
+    annotations declare it read-only."""
+    notes = tool.annotations
+    if notes is not None and notes.declared.get("readOnlyHint") is True:
+        return None
+    for param in tool.parameters:
+        if param.depth != 0 or param.schema.get("type") not in ("string", None):
+            continue
+        text = f"{param.name} {param.description or ''}"
+        language = next((m.group(0) for p in vocab.statements if (m := p.search(text))), None)
+        if language is None:
+            continue
+        if any(p.search(tool.description or "") or p.search(param.description or "")
+               for p in vocab.read_only):
+            return None
+        language = language.upper() if language.islower() else language  # sql -> SQL
+        return Reading("destructive", f'its parameter "{param.name}" takes any {language} '
+                       "statement, which can delete data", reading.verb)
+    return None
 
 
 def _acting_words(tokens: Sequence[str], vocab: Vocabulary) -> Sequence[str]:
