@@ -451,7 +451,6 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
     # Near-synonym objects (notes/articles/pages, folder/directory) name one store to an agent
     # looking for a tool: search_notes and lookup_articles over one wiki are one request.
     same = synonym_map(options["object-synonyms"])
-    collection = {stem(a): stem(b) for a, b in options["collection-actions"]}
     leading = Counter(stem(t.name_tokens[0]) for t in tools if len(t.name_tokens) > 1)
     # A leading word is a namespace (jira_, cache_) when many names share it; an object-first
     # name (documents-create) shares its first word with a few siblings only.
@@ -482,12 +481,6 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
         objects = [w for w in kept if w != verb]
         plural = bool(objects) and singular(objects[-1]) != objects[-1]
         action = groups.get(stem(verb)) if verb else None
-        if verb and plural and action in collection and kept.index(verb) < len(kept) - 1 and \
-                not any(stem(w) in modifiers for w in head_words):
-            # get_users lists users, so labels-get-stories and stories-search are one request.
-            # A plural before the verb names a resource (documents-get-by-id), and
-            # get_multiple_files fetches named items: neither is a listing.
-            action = collection[action]
         canonical = {w: same.get(stem(w), stem(w)) for w in objects + qualifying}
         shapes.append(_Shape(tool, namespace, action, verb,
                              tuple(canonical[w] for w in objects),
@@ -538,7 +531,7 @@ def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | N
     extra = " ".join(longer.written[w] for w in longer.objects + longer.qualifiers
                      if w not in (words_b if longer is a else words_a))
     thing = f' "{a.written[a.objects[-1]]}"' if a.objects else ""
-    # get_cookbook_recipes does not search: where the verbs differ, say what both do.
+    # find_notes and search_notes_by_tag: where the verbs differ, say what both do.
     verb = a.verb if a.verb == b.verb else a.action
     return (f'both {verb}{thing}, and only "{extra}" sets one apart, which does '
             "not say when to prefer it")
@@ -600,10 +593,6 @@ def _disambiguated(a: Tool, b: Tool, ctx: Context,
                           "description": "Words that name one kind of action; the first word "
                                          "names the group. Two tools overlap only when their "
                                          "actions are of one group (get/list/search)."},
-        "collection-actions": {**WORD_GROUPS, "default": [],
-                               "description": "Pairs of action groups: an action of the first "
-                                              "on a plural object is one of the second "
-                                              "(get_users lists users)."},
         "modifiers": {**WORDS, "default": [],
                       "description": "Words that make a variant of the same tool (many, "
                                      "batch, multi); they are set aside."},
