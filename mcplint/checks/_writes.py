@@ -564,11 +564,15 @@ def guard_parameter(tool: Tool, guards: Guards) -> Parameter | None:
 
 
 def guard_phrase(tool: Tool, guards: Guards) -> str | None:
-    text = tool.description or ""
-    for pattern in guards.phrases:
-        match = pattern.search(text)
-        if match:
-            return match.group(0)
+    # An instruction to confirm may sit on the parameter it is about ("project: make sure the
+    # user confirms which one"); the agent reads it there before it calls, as in the description.
+    texts = [tool.description or ""]
+    texts += [p.description for p in tool.parameters if p.depth == 0 and p.description]
+    for text in texts:
+        for pattern in guards.phrases:
+            match = pattern.search(text)
+            if match:
+                return match.group(0)
     return None
 
 
