@@ -188,6 +188,19 @@ def test_inconsistent_names_relate_to_the_main_spelling() -> None:
         ("get_paper", "/tools/0/inputSchema/properties/paper_id")]
 
 
+def test_inconsistent_names_tie_goes_to_the_servers_usual_case() -> None:
+    # Two tools each way: the first tool's spelling used to win; the server writes camelCase.
+    camel = {"pageSize": {"type": "integer"}, "dashboardUid": {"type": "string"}}
+    tools = [tool("list_rules", {"folder_uid": {"type": "string"}}),
+             tool("get_rule", {"folder_uid": {"type": "string"}}),
+             tool("search_dashboards", {"folderUid": {"type": "string"}, **camel}),
+             tool("list_panels", {"folderUid": {"type": "string"}, **camel})]
+    findings = lint(tools, "PARAM004")
+    assert [(f.tool, f.pointer.rsplit("/", 1)[1]) for f in findings] == [
+        ("list_rules", "folder_uid"), ("get_rule", "folder_uid")]
+    assert 'is called "folderUid" on 2 other tool(s)' in findings[0].message
+
+
 def test_inconsistent_names_synonyms_are_options() -> None:
     tools = [tool("find_a", {"ticket": {"type": "string"}}),
              tool("find_b", {"ticket": {"type": "string"}}),

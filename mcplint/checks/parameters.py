@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from mcplint.checks._paramtext import (
@@ -311,10 +313,15 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
             if concept in index:
                 index[concept].setdefault(param.name, []).append((tool, param))
                 break
+    usual: Callable[[str], int] | None = None
     for spellings in index.values():
         if len(spellings) < 2:
             continue
-        ranked = sorted(spellings.items(), key=lambda item: -len(item[1]))
+        if usual is None:
+            usual = _usual_case(manifest)
+        # On a tie (folderUid twice, folder_uid twice) the server's usual case decides, not
+        # the order of its tools.
+        ranked = sorted(spellings.items(), key=lambda item: (-len(item[1]), usual(item[0])))
         main, users = ranked[0]
         # A set, not a scan of `users`: a common concept (`query`) has thousands of users at
         # gateway size, and scanning them for every other spelling's user was quadratic.
@@ -330,6 +337,23 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
                           {"param": param.name, "other": main, "count": len(users),
                            "others": shown},
                           tool, related=((users[0][0], users[0][1].pointer),))
+
+
+def _case(name: str) -> str | None:
+    if "_" in name.strip("_"):
+        return "snake"
+    if any(a.islower() and b.isupper() for a, b in pairwise(name)):
+        return "camel"
+    return None
+
+
+def _usual_case(manifest: Manifest) -> Callable[[str], int]:
+    """0 for a name in the case most of the server's parameter names use, 1 otherwise."""
+    counts = Counter(_case(p.name) for t in manifest.tools for p in t.parameters
+                     if p.depth == 0)
+    snake, camel = counts["snake"], counts["camel"]
+    preferred = "snake" if snake > camel else "camel" if camel > snake else None
+    return lambda name: 0 if preferred is None or _case(name) in (preferred, None) else 1
 
 
 # --- PARAM005 ----------------------------------------------------------------------------------
