@@ -255,6 +255,20 @@ def test_description_budget_uses_the_token_counter() -> None:
     assert _lint("DESC006", [_tool("t", "word " * 700)], **{"max-tokens": 2000}) == []
 
 
+def test_tool_budget_advice_is_about_the_part_that_is_large() -> None:
+    wordy = _tool("wordy", "word " * 400)
+    params = {f"p{i}": {"type": "string", "description": "word " * 30} for i in range(12)}
+    schema_heavy = _tool("heavy", "Does one thing.",
+                         inputSchema={"type": "object", "properties": params})
+    found = {f.tool: f.message for f in _lint("COST003", [wordy, schema_heavy],
+                                               **{"warning-above": 300})}
+    assert "most of it is its description" in found["wordy"]
+    assert "Cut examples and repeated prose from the description" in found["wordy"]
+    assert "most of it is its inputSchema" in found["heavy"]
+    assert "Shorten the parameters' descriptions" in found["heavy"]
+    assert "from the description" not in found["heavy"]
+
+
 # --- odd input -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("code", ["DESC001", "DESC002", "DESC003", "DESC004", "DESC005",

@@ -53,19 +53,34 @@ def manifest_tokens(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
                   severity=reached[0])
 
 
-@check("tool-tokens", Target.TOOL, fields={"tokens", "limit", "method", "largest"},
+@check("tool-tokens", Target.TOOL, fields={"tokens", "limit", "method", "largest", "advice"},
        options=TIER_OPTIONS)
 def tool_tokens(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     tokens = ctx.tool_tokens(tool)
     reached = tier(tokens, options)
     if reached:
+        largest, part = _largest_part(tool, ctx)
         yield Hit(tool.pointer,
                   {"tokens": f"{tokens:,}", "limit": f"{reached[1]:,}", "method": ctx.tokens.method,
-                   "largest": _largest_part(tool, ctx)},
+                   "largest": largest, "advice": _ADVICE[part]},
                   tool, severity=reached[0])
 
 
-def _largest_part(tool: Tool, ctx: Context) -> str:
+# Where to cut depends on what is large: advice about the description is no help when the
+# parameters' schema is most of the cost.
+_ADVICE = {
+    "description": "Cut examples and repeated prose from the description, and move long "
+                   "reference text into a resource the agent can read when needed.",
+    "inputSchema": "Shorten the parameters' descriptions, drop what the schema already says "
+                   "(titles, defaults restated in prose), or split the tool by operation.",
+    "outputSchema": "Keep in the outputSchema the fields an agent uses; every nested field's "
+                    "description is sent too.",
+    "": "Cut examples and repeated prose, and move long reference text into a resource the "
+        "agent can read when needed.",
+}
+
+
+def _largest_part(tool: Tool, ctx: Context) -> tuple[str, str]:
     """Name the part of the tool that costs most, so the message says where to cut."""
     parts = {"description": tool.raw.get("description") or "",
              "inputSchema": tool.raw.get("inputSchema") or {},
@@ -73,9 +88,9 @@ def _largest_part(tool: Tool, ctx: Context) -> str:
     costs = {key: ctx.tokens.count(value if isinstance(value, str) else tool_text(value))
              for key, value in parts.items() if value}
     if not costs:
-        return "the tool object"
+        return "the tool object", ""
     key = max(costs, key=lambda k: costs[k])
-    return f"its {key} (~{costs[key]:,} tokens)"
+    return f"its {key} (~{costs[key]:,} tokens)", key
 
 
 CHECKS = (tool_count, manifest_tokens, tool_tokens)
