@@ -14,7 +14,7 @@ import pytest
 from mcplint.checks._writes import Guards, Vocabulary, read_effect, two_phase_members
 from mcplint.config import Config
 from mcplint.engine.linter import Linter, Selection
-from mcplint.findings import Finding
+from mcplint.findings import Finding, Severity
 from mcplint.loaders.files import Source, load
 from mcplint.loaders.jsonsource import Document, parse_json
 from mcplint.loaders.manifest import build_manifest
@@ -178,6 +178,20 @@ def test_each_write_is_reported_by_one_rule() -> None:
     findings = _lint(tools, "SAFE001", "SAFE002")
     assert sorted((f.code, f.tool) for f in findings) == [("SAFE001", "delete_user"),
                                                          ("SAFE002", "create_user")]
+
+
+def test_an_in_place_change_is_not_called_irreversible() -> None:
+    tools = [_tool("set_reminder_time", "Set when a reminder fires."),
+             _tool("delete_reminder", "Delete a reminder.")]
+    found = {f.tool: f for f in _lint(tools, "SAFE001")}
+    assert found["set_reminder_time"].severity is Severity.INFO
+    assert 'overwrites a value in place (its name says "set")' in \
+        found["set_reminder_time"].message
+    assert "the value it replaced is gone" in found["set_reminder_time"].message
+    assert "destroys data" not in found["set_reminder_time"].message
+    assert found["delete_reminder"].severity is Severity.ERROR
+    assert "destroys data or acts irreversibly" in found["delete_reminder"].message
+    assert "it cannot be taken back" in found["delete_reminder"].message
 
 
 def test_vocabulary_extends_from_config() -> None:

@@ -30,7 +30,7 @@ _LEVEL = {"enum": ["destructive", "write"],
                          "writes only, so each tool is reported by one rule."}
 
 
-@check("unconfirmed-write", Target.TOOL, fields={"effect", "reason"},
+@check("unconfirmed-write", Target.TOOL, fields={"effect", "reason", "undo"},
        options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL,
                 "info-verbs": {**WORDS, "default": [],
                                "description": "Write verbs that only move around the "
@@ -73,8 +73,13 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
         or any(token in lowered(options["session-objects"]) for token in tool.name_tokens))
     severity = (Severity.WARNING if hinted
                 else Severity.INFO if in_place or own_session else None)
+    undo = "it cannot be taken back"
+    if in_place:
+        # set_reminder_time overwrites one value; saying it destroys data overstates it.
+        effect, undo = "overwrites a value in place", "the value it replaced is gone"
     yield Hit(tool.child("name") if "name" in tool.raw else tool.pointer,
-              {"effect": effect, "reason": reading.reason}, tool, severity=severity)
+              {"effect": effect, "reason": reading.reason, "undo": undo}, tool,
+              severity=severity)
 
 
 def _effect(tool: Tool, ctx: Context, vocab: Vocabulary) -> Reading:
