@@ -209,6 +209,33 @@ def test_weak_kinds_are_reported_at_info(a: str, b: str, reason: str) -> None:
     assert hits[0].severity is Severity.INFO
 
 
+def test_a_pair_whose_descriptions_name_each_other_is_asked_to_rename_only() -> None:
+    tools = [{"name": "list_request", "description": "One request by id; list_requests for "
+              "many.", "inputSchema": {"type": "object"}},
+             {"name": "list_requests", "description": "Requests in a queue.",
+              "inputSchema": {"type": "object"}},
+             {"name": "get_invoice", "description": "An invoice.",
+              "inputSchema": {"type": "object"}},
+             {"name": "fetch_invoice", "description": "An invoice.",
+              "inputSchema": {"type": "object"}}]
+    doc = parse_json(json.dumps({"tools": tools}))
+    assert isinstance(doc, Document)
+    manifest, _ = build_manifest("test.json", doc)
+    assert manifest is not None
+    config = Config(path=None, root=ROOT)
+    found = {f.tool: f for f in Linter(config, Selection(select=("NAME001",)))
+             .lint(manifest).findings}
+    told = found["list_requests"]
+    assert "say in each description" not in told.message
+    assert told.suggestion == ('Rename "list_request" or "list_requests" so the names differ '
+                               "in a word that says what each does.")
+    untold = found["fetch_invoice"]
+    assert 'And say in each description which one to use when: "Use get_invoice when' in \
+        untold.message
+    assert untold.suggestion is not None and untold.suggestion.startswith(
+        'Add to the description of "get_invoice"')
+
+
 def test_strong_kinds_keep_the_rule_severity() -> None:
     (hit,) = _hits("NAME001", _manifest("get_invoice", "fetch_invoice"))
     assert hit.severity is None

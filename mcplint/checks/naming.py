@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint.checks._text import named_siblings
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.model import Manifest, Tool
@@ -482,7 +483,7 @@ def _candidates(names: Sequence[_Name], vocab: _Vocabulary) -> dict[tuple[int, i
 @check(
     "near-duplicate-names",
     Target.PAIR,
-    fields={"first", "second", "reason", "advice"},
+    fields={"first", "second", "reason", "advice", "describe", "suggest"},
     options={
         "synonyms": {**WORD_GROUPS, "default": [],
                      "description": "Groups of words an agent treats as interchangeable in a "
@@ -555,14 +556,32 @@ def near_duplicate_names(manifest: Manifest, ctx: Context, options: Mapping[str,
     names = _names(manifest.tools, vocab)
     for _, pair in sorted(_candidates(names, vocab).items()):
         a, b = pair.first, pair.second
+        first, second = a.tool.name, b.tool.name
+        if _told_apart(a.tool, b.tool, ctx):
+            # The descriptions already name each other: asking for that again is noise, and
+            # what is left to fix is the names themselves.
+            describe = ""
+            suggest = (f'Rename "{first}" or "{second}" so the names differ in a word that '
+                       "says what each does.")
+        else:
+            describe = (f' And say in each description which one to use when: "Use {first} '
+                        f'when …; use {second} when …".')
+            suggest = (f'Add to the description of "{first}": "Use {first} when …; use '
+                       f'{second} when ….\" and to that of "{second}": "Use {second} when …; '
+                       f'use {first} when ….\"')
         yield Hit(
             b.tool.child("name"),
-            {"first": a.tool.name, "second": b.tool.name, "reason": _reason(pair, vocab),
-             "advice": _advice(pair, vocab)},
+            {"first": first, "second": second, "reason": _reason(pair, vocab),
+             "advice": _advice(pair, vocab), "describe": describe, "suggest": suggest},
             b.tool,
             related=((a.tool, a.tool.child("name")),),
             severity=Severity.INFO if pair.kind in _WEAK_KINDS else None,
         )
+
+
+def _told_apart(a: Tool, b: Tool, ctx: Context) -> bool:
+    return (b.name in named_siblings(a.description or "", a, ctx)
+            or a.name in named_siblings(b.description or "", b, ctx))
 
 
 def _split_namespace(name: str) -> tuple[str, str]:
