@@ -480,9 +480,8 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
         verb = next((w for w in kept if stem(w) in groups), None)
         objects = [w for w in kept if w != verb]
         plural = bool(objects) and singular(objects[-1]) != objects[-1]
-        action = groups.get(stem(verb)) if verb else None
         canonical = {w: same.get(stem(w), stem(w)) for w in objects + qualifying}
-        shapes.append(_Shape(tool, namespace, action, verb,
+        shapes.append(_Shape(tool, namespace, groups.get(stem(verb)) if verb else None, verb,
                              tuple(canonical[w] for w in objects),
                              tuple(canonical[w] for w in qualifying), plural,
                              {canonical[w]: w for w in objects + qualifying}, also_verb, also))
