@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,10 +16,15 @@ from mcplint.loaders.jsonsource import (
     Document,
     ParseError,
     Position,
+    _LazyIndex,
+    _scan,
     escape_pointer_token,
     iter_pointers,
     parse_json,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "real"
 
 KEYS = st.text(alphabet=st.sampled_from('ab/~"\\ é\n\t{}[]:,'), max_size=6)
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
@@ -65,6 +72,7 @@ def _check_positions(text: str, data: Any) -> None:
 def test_every_pointer_is_located(data: Any, indent: int | None, ascii_only: bool) -> None:
     text = json.dumps(data, indent=indent, ensure_ascii=ascii_only)
     _check_positions(text, data)
+    _agree(text)
 
 
 def _to_jsonc(text: str) -> str:
@@ -175,9 +183,60 @@ def test_nan_infinity_and_long_integers_are_located() -> None:
 
 def test_a_deep_path_of_long_keys_does_not_grow_the_index_quadratically() -> None:
     key = "k" * 10_000
-    text = ('{"' + key + '": ') * 400 + "1" + "}" * 400
+    # A comment sends the text through the full scan, which indexes every pointer it meets.
+    text = "// jsonc\n" + ('{"' + key + '": ') * 400 + "1" + "}" * 400
     doc = parse_json(text)
     assert isinstance(doc, Document)
     # The budget, and at most one pointer past it.
     assert sum(len(p) for p in doc._offsets) <= 17 * len(text) + 1_000_000
-    assert doc.position("/" + "/".join([key] * 400)).line == 1  # an ancestor, located
+    assert doc.position("/" + "/".join([key] * 400)).line == 2  # an ancestor, located
+    strict = parse_json(text.split("\n", 1)[1])
+    assert isinstance(strict, Document)
+    assert strict.position("/" + "/".join([key] * 400)) == Position(1, 399 * 10_005 + 2)
+
+
+def _agree(text: str) -> None:
+    """The lazy index of a plain JSON text finds what the full scan finds, for every node and
+    for a missing child of each."""
+    lazy = parse_json(text)
+    assert isinstance(lazy, Document) and isinstance(lazy._offsets, _LazyIndex)
+    full = _scan(text).offsets
+    for pointer in iter_pointers(lazy.data):
+        assert lazy.has(pointer), pointer
+        assert lazy.offset_of(pointer) == full[pointer], pointer
+        assert not lazy.has(pointer + "/missing~1child")
+        assert lazy.offset_of(pointer + "/missing~1child") == full[pointer]
+
+
+def test_the_lazy_index_agrees_with_the_full_scan() -> None:
+    _agree('{"a~b": [1, {"c/d": "x\\"y", "": []}], "e": {}, "f": [[], [true, null]],'
+           ' "\\u00e9": -1.5e3}')
+    _agree(' [ 1 ,\n\t"two" , { } ]\r\n')
+    _agree('"just a string"')
+    for path in sorted((ROOT / "fixtures").rglob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        if not isinstance(parse_json(text), Document) or not isinstance(
+                parse_json(text)._offsets, _LazyIndex):
+            continue  # JSONC, a duplicate key or an error: the full scan's own case
+        _agree(text)
+
+
+def test_the_lazy_index_agrees_with_the_full_scan_on_the_corpus() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not here ({CORPUS}); a user's clone has none")
+    for path in sorted(CORPUS.glob("*.json")):
+        _agree(path.read_text(encoding="utf-8"))
+
+
+def test_a_hostile_nesting_hands_the_lazy_index_over_to_the_full_scan() -> None:
+    # Each level has a deep first member and a second one: locating every second member makes
+    # the lazy index step over the rest of the text again and again.
+    depth = 500
+    text = '{"a": ' * depth + "0" + ', "b": 1}' * depth
+    doc = parse_json(text)
+    assert isinstance(doc, Document) and isinstance(doc._offsets, _LazyIndex)
+    pointers = ["/a" * level + "/b" for level in range(depth)]
+    doc._offsets.skip_budget = 10 * len(text)  # reached well before the last level
+    full = _scan(text).offsets
+    assert [doc.offset_of(p) for p in pointers] == [full[p] for p in pointers]
+    assert doc._offsets.full is not None

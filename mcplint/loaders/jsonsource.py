@@ -1,8 +1,11 @@
 """Parse JSON (and JSONC) text into values plus a JSON-pointer → source-position index.
 
 The values come from the C ``json`` module, which is fast and gives exact error positions.
-Positions come from one regex scan over the tokens.  JSONC comments and trailing commas are
-blanked out with spaces before ``json.loads`` sees the text, so every offset stays valid in the
+A plain JSON file (most are) is read by it alone, and its positions are found lazily, only for
+the nodes asked about (``_LazyIndex``).  Anything else (JSONC, a repeated key, nesting or a
+number past mcplint's limits, invalid text) goes through one regex scan over the tokens, which
+indexes every position and finds what is wrong.  JSONC comments and trailing commas are blanked
+out with spaces before ``json.loads`` sees the text, so every offset stays valid in the
 original file and error positions need no translation.
 """
 
@@ -12,8 +15,10 @@ import bisect
 import json
 import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]  # C, not in typeshed
+from json.scanner import make_scanner
 from typing import Any
 
 # Strings are unrolled (``[^"\\]*(?:\\.[^"\\]*)*``) so the engine does not alternate per char.
@@ -81,43 +86,60 @@ class Document:
 
     text: str
     data: Any
-    # pointer → offset of the member's key (object members) or of the value (array items, root)
-    _offsets: dict[str, int] = field(repr=False, compare=False)
-    _line_starts: Sequence[int] = field(repr=False, compare=False)
+    # pointer → offset of the member's key (object members) or of the value (array items, root):
+    # a dict built by the full scan, or a _LazyIndex that finds only what is asked for.
+    _offsets: Mapping[str, int] | _LazyIndex = field(repr=False, compare=False)
+    _line_starts: Sequence[int] | None = field(repr=False, compare=False)
     # Keys given twice in one object, as (pointer, offset of the repeat): JSON parsers differ
     # on which value counts (Python's json, and so mcplint, keeps the last).
     duplicates: tuple[tuple[str, int], ...] = field(default=(), repr=False, compare=False)
 
     def offset_of(self, pointer: str) -> int:
         """Offset of the node at ``pointer``, or of its nearest existing ancestor."""
-        while True:
-            found = self._offsets.get(pointer)
-            if found is not None:
-                return found
-            if not pointer:
-                return 0
-            pointer = pointer.rsplit("/", 1)[0]
+        if isinstance(self._offsets, _LazyIndex):
+            return self._offsets.locate(pointer)[0]
+        return _nearest(self._offsets, pointer)
 
     def position(self, pointer: str) -> Position:
-        return position_at(self._line_starts, self.offset_of(pointer))
+        return position_at(self.line_starts, self.offset_of(pointer))
 
     @property
     def line_starts(self) -> Sequence[int]:
         """Offsets at which each line begins (index 0: line 1)."""
+        if self._line_starts is None:
+            # Built on first use: a lint that reports nothing never needs it.
+            object.__setattr__(self, "_line_starts", line_starts_of(self.text))
+        assert self._line_starts is not None
         return self._line_starts
 
     def has(self, pointer: str) -> bool:
+        if isinstance(self._offsets, _LazyIndex):
+            return self._offsets.locate(pointer)[1]
         return pointer in self._offsets
 
     def position_of_offset(self, offset: int) -> Position:
-        return position_at(self._line_starts, offset)
+        return position_at(self.line_starts, offset)
+
+
+_NEWLINE = re.compile("\n")
+
+
+def _nearest(offsets: Mapping[str, int], pointer: str) -> int:
+    while True:
+        found = offsets.get(pointer)
+        if found is not None:
+            return found
+        if not pointer:
+            return 0
+        pointer = pointer.rsplit("/", 1)[0]
 
 
 def line_starts_of(text: str) -> Sequence[int]:
     # An array, not a list: a list holds an int object per line (28 bytes each past 256), which
     # for a gateway-size manifest of a million lines is 30 MB; the array is 8 bytes a line.
     starts = array("q", [0])
-    starts.extend(m.end() for m in re.finditer("\n", text))
+    # map over the C method, not a generator: no Python frame per line.
+    starts.extend(map(re.Match.end, _NEWLINE.finditer(text)))
     return starts
 
 
@@ -249,6 +271,142 @@ def _scan(text: str) -> _Scan:
     return found
 
 
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+# The C scanner json.loads itself uses: given a value's offset, it returns the offset past it.
+_skip_value = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: a class
+# Skipping re-reads a value once for each level above it that is searched past it; past this
+# many characters read per character of text (a hostile nesting), the full scan takes over.
+SKIP_BUDGET_PER_CHAR = 8
+MAX_REMEMBERED_POINTER = 1000
+
+
+class _Members:
+    """How far one container's members have been read, and where each one starts."""
+
+    __slots__ = ("done", "found", "is_object", "pending", "resume")
+
+    def __init__(self, is_object: bool, after_open: int) -> None:
+        self.is_object = is_object
+        # key (objects) or index (arrays) → (offset reported for it, offset of its value)
+        self.found: dict[str | int, tuple[int, int]] = {}
+        self.resume = after_open
+        self.pending: int | None = None  # a value found but not yet skipped past
+        self.done = False
+
+
+class _LazyIndex:
+    """The pointer → offset index of a strict JSON text, built only where it is asked.
+
+    The full scan (``_scan``) reads every token in Python, about 1 µs each; a lint asks for
+    the positions of a few thousand nodes.  This index reads a container's members only up to
+    the one asked for, and steps over the values before it with the C scanner.  It holds for
+    texts json.loads has read without a duplicate key (``parse_json`` sends the rest to the
+    full scan), so members are unique and every value is well formed.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.root = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+        self.containers: dict[int, _Members] = {}
+        self.cache: dict[str, tuple[int, bool]] = {}
+        # pointer → (offset reported for it, offset of its value), for the nodes walked through
+        self.values: dict[str, tuple[int, int]] = {}
+        self.skip_budget = SKIP_BUDGET_PER_CHAR * len(text) + POINTER_BUDGET_MIN
+        self.full: dict[str, int] | None = None
+
+    def locate(self, pointer: str) -> tuple[int, bool]:
+        """The offset of the node at ``pointer`` (or of its deepest existing ancestor), and
+        whether the node itself exists."""
+        cached = self.cache.get(pointer)
+        if cached is not None:
+            return cached
+        if self.full is None:
+            try:
+                found = self._walk(pointer)
+            except (ValueError, IndexError, StopIteration, _OverBudget):
+                self.full = _scan(self.text).offsets
+        if self.full is not None:
+            found = (_nearest(self.full, pointer), pointer in self.full)
+        self.cache[pointer] = found
+        return found
+
+    def _walk(self, pointer: str) -> tuple[int, bool]:
+        if not pointer:
+            return self.root, True
+        tokens = pointer.split("/")
+        # Pointers come in families (a tool's parameters): starting from the parent's value
+        # saves walking down from the root each time.  A long pointer is not worth the
+        # prefixes it would store.
+        remember = len(pointer) <= MAX_REMEMBERED_POINTER
+        node = value = self.root
+        prefix, first = "", 1
+        if remember:
+            parent = pointer.rpartition("/")[0]
+            known = self.values.get(parent)
+            if known is not None:
+                (node, value), prefix, first = known, parent, len(tokens) - 1
+        for token in tokens[first:]:
+            opener = self.text[value]
+            if opener == "{":
+                key: str | int = token.replace("~1", "/").replace("~0", "~")
+            elif opener == "[" and token.isdigit() and token == str(int(token)):
+                key = int(token)
+            else:
+                return node, False
+            member = self._member(value, key)
+            if member is None:
+                return node, False
+            node, value = member
+            if remember:
+                prefix = f"{prefix}/{token}"
+                self.values[prefix] = member
+        return node, True
+
+    def _member(self, at: int, key: str | int) -> tuple[int, int] | None:
+        members = self.containers.get(at)
+        if members is None:
+            members = self.containers[at] = _Members(self.text[at] == "{", at + 1)
+        while key not in members.found and not members.done:
+            self._next(members)
+        return members.found.get(key)
+
+    def _next(self, members: _Members) -> None:
+        """Read one more member of the container, or find that it has ended."""
+        text = self.text
+        position = members.resume
+        if members.pending is not None:
+            start = members.pending
+            position = _skip_value(text, start)[1]
+            self.skip_budget -= position - start
+            if self.skip_budget < 0:
+                raise _OverBudget
+            members.pending = None
+        position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+        if text[position] == ",":
+            position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+        if text[position] in "}]":
+            members.done = True
+            return
+        key: str | int
+        if members.is_object:
+            reported = position
+            key, position = scanstring(text, position + 1, True)
+            position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+            if text[position] != ":":
+                raise ValueError("expected a colon")
+            value = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+        else:
+            key = len(members.found)
+            reported = value = position
+        members.found[key] = (reported, value)
+        members.pending = value
+        members.resume = value
+
+
+class _OverBudget(Exception):
+    """The lazy index has re-read too much of the text; the full scan is cheaper now."""
+
+
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return text
@@ -271,11 +429,50 @@ def _reject_constant(name: str) -> Any:
     raise _Constant(name)
 
 
+class _Duplicate(ValueError):
+    """A key given twice in one object: the full scan records where."""
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    members = dict(pairs)
+    if len(members) != len(pairs):
+        raise _Duplicate
+    return members
+
+
+_NOT_STRICT = object()
+
+
+def _strict(text: str) -> Any:
+    """The value of a plain JSON text mcplint reads as it is, else _NOT_STRICT.
+
+    Most files are plain JSON: no comments, no trailing commas, no repeated keys, nesting and
+    numbers within mcplint's limits.  They are read by the C parser alone and indexed lazily;
+    everything else goes through the full scan, which locates what is wrong.
+    """
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique)
+    except (ValueError, RecursionError):
+        return _NOT_STRICT
+    stack = [(data, 1)] if isinstance(data, (dict, list)) else []
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return _NOT_STRICT
+        for child in value.values() if isinstance(value, dict) else value:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return data
+
+
 def parse_json(text: str) -> Document | ParseError:
     """Parse JSON or JSONC text; errors come back as values, never as exceptions."""
     if text.startswith("\ufeff"):
         # A BOM is not JSON, but editors on Windows write one; a space keeps offsets aligned.
         text = " " + text[1:]
+    data = _strict(text)
+    if data is not _NOT_STRICT:
+        return Document(text, data, _LazyIndex(text), None)
     found = _scan(text)
     line_starts = line_starts_of(text)
     if found.too_deep is not None:
