@@ -272,6 +272,12 @@ def _scan(text: str) -> _Scan:
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_whitespace(text: str, at: int) -> int:
+    return _WHITESPACE.match(text, at).end()  # type: ignore[union-attr]  # `*` always matches
+
+
 # The C scanner json.loads itself uses: given a value's offset, it returns the offset past it.
 _skip_value = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: a class
 # Skipping re-reads a value once for each level above it that is searched past it; past this
@@ -290,7 +296,7 @@ class _Members:
         # key (objects) or index (arrays) → (offset reported for it, offset of its value)
         self.found: dict[str | int, tuple[int, int]] = {}
         self.resume = after_open
-        self.pending: int | None = None  # a value found but not yet skipped past
+        self.pending = False  # True: a value starts at resume, found but not yet stepped over
         self.done = False
 
 
@@ -306,9 +312,8 @@ class _LazyIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.root = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+        self.root = _skip_whitespace(text, 0)
         self.containers: dict[int, _Members] = {}
-        self.cache: dict[str, tuple[int, bool]] = {}
         # pointer → (offset reported for it, offset of its value), for the nodes walked through
         self.values: dict[str, tuple[int, int]] = {}
         self.skip_budget = SKIP_BUDGET_PER_CHAR * len(text) + POINTER_BUDGET_MIN
@@ -317,9 +322,9 @@ class _LazyIndex:
     def locate(self, pointer: str) -> tuple[int, bool]:
         """The offset of the node at ``pointer`` (or of its deepest existing ancestor), and
         whether the node itself exists."""
-        cached = self.cache.get(pointer)
-        if cached is not None:
-            return cached
+        known = self.values.get(pointer)
+        if known is not None:
+            return known[0], True
         if self.full is None:
             try:
                 found = self._walk(pointer)
@@ -327,7 +332,6 @@ class _LazyIndex:
                 self.full = _scan(self.text).offsets
         if self.full is not None:
             found = (_nearest(self.full, pointer), pointer in self.full)
-        self.cache[pointer] = found
         return found
 
     def _walk(self, pointer: str) -> tuple[int, bool]:
@@ -374,16 +378,15 @@ class _LazyIndex:
         """Read one more member of the container, or find that it has ended."""
         text = self.text
         position = members.resume
-        if members.pending is not None:
-            start = members.pending
-            position = _skip_value(text, start)[1]
-            self.skip_budget -= position - start
+        if members.pending:
+            position = _skip_value(text, members.resume)[1]
+            self.skip_budget -= position - members.resume
             if self.skip_budget < 0:
                 raise _OverBudget
-            members.pending = None
-        position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+            members.pending = False
+        position = _skip_whitespace(text, position)
         if text[position] == ",":
-            position = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+            position = _skip_whitespace(text, position + 1)
         if text[position] in "}]":
             members.done = True
             return
@@ -391,15 +394,15 @@ class _LazyIndex:
         if members.is_object:
             reported = position
             key, position = scanstring(text, position + 1, True)
-            position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+            position = _skip_whitespace(text, position)
             if text[position] != ":":
                 raise ValueError("expected a colon")
-            value = _WHITESPACE.match(text, position + 1).end()  # type: ignore[union-attr]
+            value = _skip_whitespace(text, position + 1)
         else:
             key = len(members.found)
             reported = value = position
         members.found[key] = (reported, value)
-        members.pending = value
+        members.pending = True
         members.resume = value
 
 
