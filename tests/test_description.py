@@ -223,6 +223,66 @@ def test_overlap_contrast_naming_another_sibling_does_not_settle_this_pair() -> 
     assert pairs == {("cache_get", "cache_get_multi"), ("cache_get", "cache_get_many")}
 
 
+def _schema(*names: str, required: tuple[str, ...] = (), **described: str) -> dict[str, Any]:
+    properties: dict[str, Any] = {n: {"type": "string"} for n in names}
+    for name, text in described.items():
+        properties[name] = {"type": "string", "description": text}
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+def test_overlap_a_scoped_read_against_a_search_that_takes_its_scope() -> None:
+    search = _tool("stories-search", "Find stories.",
+                   inputSchema=_schema("query", "label", "project"))
+    scoped = _tool("labels-get-stories", "Stories with one label.",
+                   inputSchema=_schema("labelPublicId", required=("labelPublicId",)))
+    others = [_tool("stories-get", "One story.", inputSchema=_schema("storyId")),
+              _tool("stories-delete", "Delete a story.", inputSchema=_schema("storyId"))]
+    (finding,) = _lint("DESC004", [search, *others, scoped])
+    assert (finding.related[0].tool, finding.tool) == ("stories-search", "labels-get-stories")
+    assert ('both read "stories", and "stories-search" takes every argument of '
+            '"labels-get-stories" (labelPublicId)') in finding.message
+    # The search cannot be scoped by team: the scoped read is its own request.
+    teams = _tool("teams-get-stories", "Stories of one team.", inputSchema=_schema("teamId"))
+    assert [f.tool for f in _lint("DESC004", [search, *others, teams])] == []
+
+
+def test_overlap_a_bare_action_against_the_same_action_with_more_arguments() -> None:
+    click = _tool("web_click", "Click an element.", inputSchema=_schema("selector"))
+    frame = _tool("web_frame_click", "Click inside a frame.",
+                  inputSchema=_schema("frameSelector", "selector"))
+    back = _tool("web_back", "Go back.")
+    (finding,) = _lint("DESC004", [click, frame, back])
+    assert 'both click, and only "frame" sets one apart' in finding.message
+    # A bare HTTP method names a request, and a bare verb whose arguments the other does not
+    # take has an object of its own.
+    get = _tool("web_get", "HTTP GET.", inputSchema=_schema("path"))
+    status = _tool("web_get_status", "Whether the site is up.", inputSchema=_schema("path"))
+    search = _tool("web_search", "Search pages.", inputSchema=_schema("query"))
+    fields = _tool("web_search_fields", "Find form fields.", inputSchema=_schema("keyword"))
+    assert _lint("DESC004", [get, status, search, fields, back]) == []
+
+
+def test_overlap_one_thing_in_two_forms_unless_the_form_is_the_input() -> None:
+    text = _tool("get_page_text", "The page as text.", inputSchema=_schema("url"))
+    html = _tool("get_page_html", "The page as HTML.", inputSchema=_schema("url", "minify"))
+    (finding,) = _lint("DESC004", [text, html])
+    assert 'both get "page", one as text and one as html' in finding.message
+    xml = _tool("import_chart_xml", "Import a chart.", inputSchema=_schema(
+        required=("content",), content="The chart as XML."))
+    csv = _tool("import_chart_csv", "Import a chart.", inputSchema=_schema(
+        required=("content",), content="The chart as CSV rows."))
+    assert _lint("DESC004", [xml, csv]) == []
+
+
+def test_overlap_add_and_set_with_the_same_arguments_by_what_they_name() -> None:
+    add = _tool("add_label", "Label an issue.", inputSchema=_schema("issueId", "label"))
+    put = _tool("set_labels", "Label an issue.", inputSchema=_schema("issue_id", "labels"))
+    (finding,) = _lint("DESC004", [add, put])
+    assert 'add and set "label" with the same arguments (issueId, label)' in finding.message
+    other = _tool("set_labels", "Label an issue.", inputSchema=_schema("issueId", "color"))
+    assert _lint("DESC004", [add, other]) == []
+
+
 def test_overlap_is_not_a_pairwise_loop_on_large_servers() -> None:
     # 3,000 tools over 1,000 objects: each object has a get, a list and an update tool, so
     # only get/list pairs share an object and an action group.

@@ -39,7 +39,7 @@ from mcplint.checks._text import (
 )
 from mcplint.checks.base import PATTERNS, WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.model import Manifest, Tool
-from mcplint.names import singular
+from mcplint.names import singular, split_name
 
 # Capitalised words not opening a sentence: candidates for product names (Jira, Gmail, Stripe).
 _CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][A-Za-z0-9]*[A-Za-z0-9])\b")
@@ -456,12 +456,20 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
     # name (documents-create) shares its first word with a few siblings only.
     needed = max(options["namespace-min-tools"], options["namespace-min-share"] * len(tools))
     namespaces = {w for w, n in leading.items() if n >= needed and w not in groups}
+    # Object-first names (stories-search, labels-get-stories) lead with the object, not a
+    # product: a leading word that another name uses after its first word is an object.
+    # Such a lead is plural by the naming scheme, not because the tool reads many: stories-get
+    # reads one story.
+    later = {stem(w) for t in tools for w in t.name_tokens[1:]}
+    leads, namespaces = namespaces & later, namespaces - later
     shapes = []
     for tool in tools:
         written = [t.lower() for t in tool.name_tokens]
         namespace = None
         if len(written) > 1 and stem(written[0]) in namespaces:
             namespace, written = stem(written[0]), written[1:]
+        elif len(written) > 1 and stem(written[0]) in leads:
+            written[0] = singular(written[0])
         # A phrase opened by a connector qualifies the object (get_page_by_id,
         # create_page_from_template); the object is what comes before it.
         cut = next((i for i, w in enumerate(written) if w in connectors and i > 0), None)
@@ -491,11 +499,39 @@ def _shapes(tools: Sequence[Tool], options: Mapping[str, Any]) -> list[_Shape]:
 _JOINING = frozenset({"or", "and"})
 
 
-def _parameter_names(tool: Tool) -> frozenset[str]:
-    return frozenset(p.name.lower() for p in tool.parameters if p.depth == 0)
+# Words that say an argument is a key rather than what it names: labelPublicId and label
+# take the same thing to an agent choosing a tool.
+_KEY_WORDS = frozenset({"id", "ids", "uuid", "gid", "public"})
 
 
-def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | None:
+def _argument(name: str) -> str:
+    kept = [singular(w) for w in split_name(name) if w not in _KEY_WORDS]
+    return " ".join(kept) or name.lower()
+
+
+def _parameter_names(tool: Tool) -> dict[str, str]:
+    """Top-level parameters by what they name (externalLinks, external_link → external link),
+    each with the name as written, for messages."""
+    return {_argument(p.name): p.name for p in tool.parameters if p.depth == 0}
+
+
+def _takes_all_of(wider: Tool, narrower: Tool) -> bool:
+    """Whether ``wider`` takes every argument ``narrower`` does: a request in hand for the
+    narrower tool can be given to the wider one."""
+    return _parameter_names(narrower).keys() <= _parameter_names(wider).keys()
+
+
+def _subsumes(a: Tool, b: Tool) -> bool:
+    return _takes_all_of(a, b) or _takes_all_of(b, a)
+
+
+def _collection(shape: _Shape, listing: set[str]) -> bool:
+    """Whether the tool reads many things: a listing action, or an object in the plural."""
+    return shape.action in listing or any(singular(w) != w for w in shape.written.values())
+
+
+def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any],
+                    forms: frozenset[str] = frozenset()) -> str | None:
     """Why two tools would serve one request, or None when something tells them apart: a
     different kind of action (get/update), a different product namespace, a different object
     (the parallel family get_user/get_team, or a new last word get_issue/get_issue_dates), or
@@ -518,6 +554,11 @@ def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | N
         if a.verb == b.verb:
             return "differ only by modifiers or a plural"
         return f'{a.verb} and {b.verb} the same thing, and those actions read as one'
+    form = _form_variant(a, b, forms)
+    if form is not None:
+        return form
+    if bool(a.objects) != bool(b.objects):
+        return _bare_variant(a, b)
     if a.objects[-1:] != b.objects[-1:] or a.plural != b.plural:
         return None
     # One name adding qualifiers to the other's object is a variant (add_comment /
@@ -536,21 +577,99 @@ def _overlap_reason(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | N
             "not say when to prefer it")
 
 
+def _form_variant(a: _Shape, b: _Shape, forms: frozenset[str]) -> str | None:
+    """The same thing in two forms (get_visible_text / get_visible_html, read_text_file /
+    read_media_file): an agent asked for the thing can call either."""
+    form_a = [w for w in a.objects if w in forms]
+    form_b = [w for w in b.objects if w in forms]
+    rest = tuple(w for w in a.objects if w not in forms)
+    if not form_a or not form_b or form_a == form_b or not rest or a.qualifiers != b.qualifiers \
+            or rest != tuple(w for w in b.objects if w not in forms):
+        return None
+    # open_drawio_xml(xml) and open_drawio_csv(csv) take the thing in different forms: the
+    # agent's input decides. Only where one takes all the other does is the choice open.
+    if not _subsumes(a.tool, b.tool) or _takes_form(a, form_a) or _takes_form(b, form_b):
+        return None
+    thing = " ".join(a.written[w] for w in rest)
+    return (f'both {a.verb if a.verb == b.verb else a.action} "{thing}", one as '
+            f'{" ".join(a.written[w] for w in form_a)} and one as '
+            f'{" ".join(b.written[w] for w in form_b)}')
+
+
+# A bare HTTP method (playwright_get, jira_put) names a request of that method, not the
+# action on whatever a sibling names.
+_HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
+
+
+def _takes_form(shape: _Shape, form: Sequence[str]) -> bool:
+    """Whether the form is what the tool is given, not what it gives: a required argument
+    is described in it ("The CSV content"), so the agent's input decides between the two."""
+    wanted = {shape.written[w].lower() for w in form}
+    return any(p.required and p.depth == 0 and wanted & set(words(p.description or ""))
+               for p in shape.tool.parameters)
+
+
+def _bare_variant(a: _Shape, b: _Shape) -> str | None:
+    """An action on nothing named against the same action on something (playwright_click /
+    playwright_iframe_click): the bare one reads as covering the other."""
+    bare, other = (a, b) if not a.objects else (b, a)
+    if bare.qualifiers or bare.verb != other.verb or bare.verb in _HTTP_METHODS:
+        return None
+    # jira_search(jql) and jira_search_fields(keyword): the bare one has an object of its
+    # own, unnamed. The variant takes every argument the bare one does and more.
+    if not _takes_all_of(other.tool, bare.tool):
+        return None
+    extra = " ".join(other.written[w] for w in other.objects + other.qualifiers)
+    return (f'both {bare.verb}, and only "{extra}" sets one apart, which does not say when '
+            "to prefer it")
+
+
+def _scoped_collection(a: _Shape, b: _Shape, listing: set[str]) -> str | None:
+    """Two reads of one collection, one scoped by words the other leaves out, where the
+    broader tool takes every argument of the scoped one (labels-get-stories(labelId) and
+    stories-search(label, ...)): the broader can answer the scoped request too."""
+    if not _collection(a, listing) or not _collection(b, listing) \
+            or a.objects[-1:] != b.objects[-1:]:
+        return None
+    words_a, words_b = set(a.objects + a.qualifiers), set(b.objects + b.qualifiers)
+    broad, scoped = (a, b) if words_a <= words_b else (b, a)
+    if not (words_a <= words_b or words_b <= words_a):
+        return None
+    if not _takes_all_of(broad.tool, scoped.tool):
+        return None
+    # The collection as a name writes it in the plural (labels-get-stories, not stories-search).
+    heads = [s.written[s.objects[-1]] for s in (scoped, broad)]
+    head = next((h for h in heads if singular(h) != h), heads[0])
+    given = _parameter_names(scoped.tool)
+    if given:
+        return (f'both read "{head}", and "{broad.tool.name}" takes every argument of '
+                f'"{scoped.tool.name}" ({", ".join(sorted(given.values()))})')
+    return f'both read "{head}", and "{scoped.tool.name}" takes no argument that sets it apart'
+
+
 def _related_actions(a: _Shape, b: _Shape, options: Mapping[str, Any]) -> str | None:
     """Two related actions (draft/send, add/set) on the same object overlap when the tools
-    take the same arguments: the agent has the same request in hand for either."""
+    take the same arguments: the agent has the same request in hand for either.  Two reads
+    of one collection (get/list) overlap when one can do what the other does."""
+    families = [{stem(w) for w in family} for family in options["related-actions"]]
+    if not any(a.action in family and b.action in family for family in families):
+        return None
+    listing = {stem(w) for w in options["collection-actions"]}
+    if a.action in listing or b.action in listing:
+        found = _scoped_collection(a, b, listing)
+        if found is not None:
+            return found
     if a.objects != b.objects or a.qualifiers != b.qualifiers:
         return None
-    related = any(a.action in {stem(w) for w in family} and b.action in {stem(w) for w in family}
-                  for family in options["related-actions"])
     params_a, params_b = _parameter_names(a.tool), _parameter_names(b.tool)
-    if not related or not params_a or not params_b:
+    if not params_a or not params_b:
         return None
-    if len(params_a & params_b) / len(params_a | params_b) < options["min-shared-parameters"]:
+    shared = params_a.keys() & params_b.keys()
+    if len(shared) / len(params_a.keys() | params_b.keys()) < options["min-shared-parameters"]:
         return None
     thing = f' "{a.written[a.objects[-1]]}"' if a.objects else ""
     return (f"{a.verb} and {b.verb}{thing} with the same arguments "
-            f"({', '.join(sorted(params_a & params_b))})")
+            f"({', '.join(sorted(params_a[k] for k in shared))})")
 
 
 def _candidate_pairs(shapes: Sequence[_Shape], max_bucket: int) -> set[tuple[int, int]]:
@@ -558,11 +677,20 @@ def _candidate_pairs(shapes: Sequence[_Shape], max_bucket: int) -> set[tuple[int
     words keeps the work near linear; a word that more than ``max_bucket`` tools share says
     nothing about any two of them and is not used to pair them."""
     buckets: dict[tuple[str, str], list[int]] = {}
+    verbs: dict[tuple[str, str], list[int]] = {}
     for i, shape in enumerate(shapes):
         keys = [("o", o) for o in shape.objects] or [("n", shape.namespace or "")]
         for key in keys:
             buckets.setdefault(key, []).append(i)
+        if shape.verb:
+            verbs.setdefault((shape.namespace or "", shape.verb), []).append(i)
     pairs: set[tuple[int, int]] = set()
+    # An action on nothing named (playwright_click) is paired with the same action on
+    # something (playwright_iframe_click), which shares no object word with it.
+    for members in verbs.values():
+        bare = [i for i in members if not shapes[i].objects]
+        if bare and len(members) <= max_bucket:
+            pairs.update((min(i, j), max(i, j)) for i in bare for j in members if i != j)
     for members in buckets.values():
         if 1 < len(members) <= max_bucket:
             for x, i in enumerate(members):
@@ -620,6 +748,16 @@ def _disambiguated(a: Tool, b: Tool, ctx: Context,
                                            "word) whose actions serve one request when the "
                                            "tools take the same arguments (draft/send, "
                                            "add/set)."},
+        "collection-actions": {**WORDS, "default": [],
+                               "description": "Action groups (named by their first word) "
+                                              "that read a collection (list, search); such a "
+                                              "read and another of one collection overlap "
+                                              "when the broader takes every argument of the "
+                                              "scoped one."},
+        "form-words": {**WORDS, "default": [],
+                       "description": "Words that name a form of a thing rather than the "
+                                      "thing (text, html, markdown, media): names that differ "
+                                      "only in them get the same thing."},
         "min-shared-parameters": {"type": "number", "minimum": 0, "maximum": 1,
                                   "default": 0.8,
                                   "description": "The share of top-level parameter names "
@@ -636,11 +774,13 @@ def overlapping_tools(manifest: Manifest, ctx: Context, options: Mapping[str, An
                       ) -> Iterator[Hit]:
     shapes = _shapes(manifest.tools, options)
     contrast = compile_patterns("contrast-patterns", options["contrast-patterns"])
+    same = synonym_map(options["object-synonyms"])
+    forms = frozenset(same.get(stem(w), stem(w)) for w in options["form-words"])
     for i, j in sorted(_candidate_pairs(shapes, options["max-bucket"])):
         a, b = shapes[i], shapes[j]
         if not a.tool.name or not b.tool.name or a.tool.name == b.tool.name:
             continue
-        reason = _overlap_reason(a, b, options)
+        reason = _overlap_reason(a, b, options, forms)
         if reason is None or _disambiguated(a.tool, b.tool, ctx, contrast):
             continue
         yield Hit(
