@@ -1,7 +1,8 @@
 """The linted world: a manifest of tools, their parameters and annotations.
 
-Every node carries the JSON pointer of its source node and its position there, so any finding
-about it can be located without going back to the text.  Facts that several rules need are
+Every node carries the JSON pointer of its source node and its position there (a parameter's
+found when first asked for), so any finding about it can be located without going back to the
+text.  Facts that several rules need are
 derived here once.
 """
 
@@ -42,10 +43,16 @@ class Parameter:
     name: str
     path: str
     pointer: str
-    position: Position
     schema: Mapping[str, Any] = field(compare=False)
     required: bool
     depth: int
+    # Where the parameter is written is asked for by few findings and costs a walk of the
+    # text to find, so it is found when first asked for, not when the manifest is built.
+    document: Document = field(compare=False, repr=False)
+
+    @cached_property
+    def position(self) -> Position:
+        return self.document.position(self.pointer)
 
     @property
     def types(self) -> tuple[str, ...]:

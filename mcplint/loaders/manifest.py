@@ -107,10 +107,10 @@ def _parameters(
                 name=name,
                 path=sub_path,
                 pointer=sub_pointer,
-                position=doc.position(sub_pointer),
                 schema=sub if isinstance(sub, dict) else {},
                 required=name in required_names,
                 depth=depth,
+                document=doc,
             )
             yield from _parameters(doc, sub, sub_pointer, sub_path, depth + 1, root, seen)
     items = schema.get("items")
