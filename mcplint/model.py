@@ -2,8 +2,7 @@
 
 Every node carries the JSON pointer of its source node and its position there (a parameter's
 found when first asked for), so any finding about it can be located without going back to the
-text.  Facts that several rules need are
-derived here once.
+text.  Facts that several rules need are derived here once.
 """
 
 from __future__ import annotations

@@ -596,17 +596,17 @@ def _form_variant(a: _Shape, b: _Shape, forms: frozenset[str]) -> str | None:
             f'{" ".join(b.written[w] for w in form_b)}')
 
 
-# A bare HTTP method (playwright_get, jira_put) names a request of that method, not the
-# action on whatever a sibling names.
-_HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
-
-
 def _takes_form(shape: _Shape, form: Sequence[str]) -> bool:
     """Whether the form is what the tool is given, not what it gives: a required argument
     is described in it ("The CSV content"), so the agent's input decides between the two."""
-    wanted = {shape.written[w].lower() for w in form}
+    wanted = {shape.written[w] for w in form}
     return any(p.required and p.depth == 0 and wanted & set(words(p.description or ""))
                for p in shape.tool.parameters)
+
+
+# A bare HTTP method (playwright_get, jira_put) names a request of that method, not the
+# action on whatever a sibling names.
+_HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
 
 
 def _bare_variant(a: _Shape, b: _Shape) -> str | None:
@@ -632,8 +632,11 @@ def _scoped_collection(a: _Shape, b: _Shape, listing: set[str]) -> str | None:
             or a.objects[-1:] != b.objects[-1:]:
         return None
     words_a, words_b = set(a.objects + a.qualifiers), set(b.objects + b.qualifiers)
-    broad, scoped = (a, b) if words_a <= words_b else (b, a)
-    if not (words_a <= words_b or words_b <= words_a):
+    if words_a <= words_b:
+        broad, scoped = a, b
+    elif words_b <= words_a:
+        broad, scoped = b, a
+    else:
         return None
     if not _takes_all_of(broad.tool, scoped.tool):
         return None
