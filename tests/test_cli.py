@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +181,23 @@ def test_output_file_statistics_and_quiet(runner: CliRunner, tmp_path: Path) -> 
 def test_color_only_when_asked(runner: CliRunner) -> None:
     colored = runner.invoke(main, ["check", str(EXAMPLE), "--color"]).stdout
     assert "\x1b[" in colored
+
+
+def test_version_and_help_load_no_command() -> None:
+    # A command's module is imported when it runs: --version is click and the version alone,
+    # and --help lists every command (each with its first help line) without running one.
+    code = ("import sys\nfrom mcplint.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'mcplint'))")
+    loaded = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    assert loaded == [f"mcplint, version {__version__}", "['mcplint', 'mcplint.cli']"]
+    listed = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True,
+                            text=True, check=True).stdout
+    commands = listed.split("Commands:\n")[1].split("\n[")[0].split("\n")
+    assert [line.split()[0] for line in commands if line.strip()] == [
+        "check", "diff", "dump", "explain", "hitrate", "report", "rules"]
+    assert "mcplint.engine.linter" not in listed
 
 
 def test_version_rules_and_explain(runner: CliRunner) -> None:
