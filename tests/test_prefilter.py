@@ -122,6 +122,33 @@ def test_first_match_is_the_first_pattern_in_order(monkeypatch: pytest.MonkeyPat
     assert first_match(patterns, "ALPHA") .group() == "ALPHA"  # type: ignore[union-attr]
 
 
+def test_patterns_compile_when_first_searched(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    from mcplint.checks import _text
+
+    sources = [r"\bzeta\b", r"\balpha\b", r"\b\d+ rows\b"]
+    _fresh_memo(monkeypatch, tmp_path)
+    _text._compile.cache_clear()
+    compile_patterns("t", sources)  # a first run: each pattern is compiled, and remembered
+    compiled: list[str] = []
+    original = _text.re.compile
+    monkeypatch.setattr(_text.re, "compile", lambda p, *a: compiled.append(p) or original(p, *a))
+    _text._compile.cache_clear()
+    try:
+        patterns = compile_patterns("t", sources)
+        assert compiled == []  # known good from the memo: nothing compiled up front
+        assert first_match(patterns, "5 rows") .group() == "5 rows"  # type: ignore[union-attr]
+        # Only the pattern the prefilter named was compiled; iterating compiles the rest.
+        assert compiled == [sources[2]]
+        assert [p.pattern for p in patterns] == sources
+        assert compiled == [sources[2], sources[0], sources[1]]
+        # A pattern no run has seen is compiled at once, so a bad one names its option.
+        with pytest.raises(ValueError, match=r"^u: '\(open' is not a regular expression"):
+            compile_patterns("u", ["(open"])
+    finally:
+        _text._compile.cache_clear()
+
+
 def test_index_without_the_automaton(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_prefilter, "ahocorasick", None)
     index = LiteralIndex([frozenset({"fail", "fails"}), None, frozenset({"rows"})])
@@ -143,7 +170,8 @@ def test_findings_are_the_same_without_the_prefilter(monkeypatch: pytest.MonkeyP
         targets.append(str(CORPUS))
     selection = Selection(select=("ALL",))
     with_index = run(targets, selection).findings
-    monkeypatch.setattr(_text, "required", lambda pattern: None)
+    monkeypatch.setattr(_text, "remembered", lambda pattern, flags: (None, False))
+    monkeypatch.setattr(_text, "required_by", lambda pattern, flags: None)
     _text._compile.cache_clear()
     try:
         without = run(targets, selection).findings

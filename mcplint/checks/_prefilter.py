@@ -149,6 +149,23 @@ def _required(pattern: str, flags: int) -> Literals | None:
     return found
 
 
+def remembered(pattern: str, flags: int) -> tuple[Literals | None, bool]:
+    """What ``required_by`` said of this source and these flags on an earlier run, and
+    whether it was asked: the patterns asked about had compiled, so a remembered one need not
+    be compiled to be known good."""
+    memo = _memo()
+    key = f"{flags}\0{pattern}"
+    if key not in memo.known:
+        return None, False
+    stored = memo.known[key]
+    return (None if stored is None else frozenset(stored)), True
+
+
+def required_by(pattern: str, flags: int) -> Literals | None:
+    """``required`` for a pattern's source and the flags it is (or will be) compiled with."""
+    return _required(pattern, flags)
+
+
 def required(pattern: re.Pattern[str]) -> Literals | None:
     """Lower-case strings one of which every match of ``pattern`` contains, or None."""
     return _required(pattern.pattern, pattern.flags)

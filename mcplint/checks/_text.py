@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
-from mcplint.checks._prefilter import LiteralIndex, required, save_memo
+from mcplint.checks._prefilter import LiteralIndex, remembered, required_by, save_memo
 from mcplint.model import Manifest, Tool
 from mcplint.names import singular, split_name
 
@@ -62,14 +62,42 @@ def _sentences(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in _SENTENCE_END.split(text) if s and s.strip())
 
 
-class Patterns(tuple[re.Pattern[str], ...]):
-    """An option's compiled patterns, plus ``prefilter``: which of them could match a text.
+class Patterns(Sequence[re.Pattern[str]]):
+    """An option's patterns, compiled when first used, plus ``prefilter``: which of them could
+    match a text.
 
     Most texts match none of a rule's patterns; the prefilter (see ``_prefilter``) finds the
-    words each pattern requires in one pass, so only the patterns that could match are searched.
+    words each pattern requires in one pass, so only the patterns that could match are searched,
+    and a small lint compiles only those.  A broken pattern in a config is a config error before
+    any lint (the options schema checks ``format: regex``), and every built-in one is compiled
+    by the tests, so compiling late cannot fail in a run.
     """
 
-    prefilter: LiteralIndex | None = None
+    __slots__ = ("_compiled", "_sources", "prefilter")
+
+    def __init__(self, sources: Sequence[str], prefilter: LiteralIndex | None = None) -> None:
+        self._sources = tuple(sources)
+        self._compiled: list[re.Pattern[str] | None] = [None] * len(self._sources)
+        self.prefilter = prefilter
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    @overload
+    def __getitem__(self, index: int) -> re.Pattern[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[re.Pattern[str]]: ...
+    def __getitem__(self, index: int | slice) -> re.Pattern[str] | Sequence[re.Pattern[str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        found = self._compiled[index]
+        if found is None:
+            found = self._compiled[index] = re.compile(self._sources[index], re.IGNORECASE)
+        return found
+
+    def __iter__(self) -> Iterator[re.Pattern[str]]:
+        for i in range(len(self._sources)):
+            yield self[i]
 
 
 def compile_patterns(option: str, patterns: Iterable[str]) -> Patterns:
@@ -77,18 +105,24 @@ def compile_patterns(option: str, patterns: Iterable[str]) -> Patterns:
     return _compile(option, tuple(patterns))
 
 
-# Checks run per tool with the same options; compiling once per option value saves the work.
+# Checks run per tool with the same options; preparing once per option value saves the work.
 @lru_cache(maxsize=128)
 def _compile(option: str, patterns: tuple[str, ...]) -> Patterns:
-    compiled = []
+    requirements = []
     for pattern in patterns:
-        try:
-            compiled.append(re.compile(pattern, re.IGNORECASE))
-        except re.error as exc:
-            raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
-                             ) from exc
-    result = Patterns(compiled)
-    result.prefilter = LiteralIndex([required(p) for p in compiled])
+        # A pattern whose required words are remembered compiled on an earlier run (only a
+        # pattern that compiles is remembered); a new one is compiled now, so a bad one is
+        # reported here, with its option, whoever calls.
+        found, known = remembered(pattern, re.IGNORECASE)
+        if not known:
+            try:
+                re.compile(pattern, re.IGNORECASE)
+            except re.error as exc:
+                raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
+                                 ) from exc
+            found = required_by(pattern, re.IGNORECASE)
+        requirements.append(found)
+    result = Patterns(patterns, LiteralIndex(requirements))
     save_memo()
     return result
 

@@ -115,13 +115,13 @@ class Vocabulary:
     read_objects: frozenset[str]
     conjunctions: frozenset[str]
     selectors: frozenset[str]
-    lead_ins: tuple[re.Pattern[str], ...]
-    destructive_phrases: tuple[re.Pattern[str], ...]
+    lead_ins: Sequence[re.Pattern[str]]
+    destructive_phrases: Sequence[re.Pattern[str]]
     irreversible_objects: frozenset[str]
-    destructive_parameters: tuple[re.Pattern[str], ...]
+    destructive_parameters: Sequence[re.Pattern[str]]
     in_place: frozenset[str]
-    statements: tuple[re.Pattern[str], ...] = ()
-    read_only: tuple[re.Pattern[str], ...] = ()
+    statements: Sequence[re.Pattern[str]] = ()
+    read_only: Sequence[re.Pattern[str]] = ()
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Vocabulary:
@@ -457,8 +457,8 @@ def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | N
 @dataclass(frozen=True)
 class Guards:
     pairs: tuple[tuple[str, str], ...]
-    parameters: tuple[re.Pattern[str], ...]
-    phrases: tuple[re.Pattern[str], ...]
+    parameters: Sequence[re.Pattern[str]]
+    phrases: Sequence[re.Pattern[str]]
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Guards:
