@@ -26,6 +26,7 @@ from mcplint.commands.common import (
     make_selection,
     one_line,
     print_notes,
+    selection_options,
     verdict,
     write_report,
 )
@@ -63,12 +64,7 @@ _MIN_SEVERITY = ("info", "warning", "error")
 @click.option("--min-severity", type=click.Choice(_MIN_SEVERITY), default=None,
               help="Show only findings of this severity or higher [default: all]. Output only: "
               "the exit code follows --fail-on.")
-@click.option("--select", multiple=True, help="Rules to run (code, prefix, name, group or ALL); "
-              "replaces the configured selection. Repeat or separate with commas.")
-@click.option("--extend-select", multiple=True, help="Rules to run in addition.")
-@click.option("--ignore", multiple=True, help="Rules not to run.")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
-              path_type=Path), help="Use this config file instead of discovering one.")
+@selection_options
 @file_options
 @click.option("--statistics", is_flag=True,
               help="Show how often each rule fired, not each finding (with --output-format "

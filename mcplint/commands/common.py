@@ -107,6 +107,23 @@ VERBOSE_OPTION = click.option(
          "and in the concise output every finding of a rule that fires on many tools.")
 
 
+_SELECTION_OPTIONS = (
+    click.option("--select", multiple=True, help="Rules to run (code, prefix, name, group or "
+                 "ALL); replaces the configured selection. Repeat or separate with commas."),
+    click.option("--extend-select", multiple=True, help="Rules to run in addition."),
+    click.option("--ignore", multiple=True, help="Rules not to run."),
+    click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
+                 path_type=Path), help="Use this config file instead of discovering one."),
+)
+
+
+def selection_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """Add --select, --extend-select, --ignore and --config, in that order, to a command."""
+    for option in reversed(_SELECTION_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
 _FILE_OPTIONS = (
     click.option("--respect-gitignore/--no-respect-gitignore", default=None,
                  help="Leave out the files git ignores when expanding directories [default: "

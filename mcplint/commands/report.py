@@ -18,6 +18,7 @@ from mcplint.commands.common import (
     lint,
     one_line,
     print_notes,
+    selection_options,
     verdict,
     write_report,
 )
@@ -35,12 +36,7 @@ if TYPE_CHECKING:
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="never", show_default=True,
               help="Lowest severity that makes the exit code 1; a report is for reading, "
               "so by default only input errors fail.")
-@click.option("--select", multiple=True, help="Rules to run (code, prefix, name, group or ALL); "
-              "replaces the configured selection. Repeat or separate with commas.")
-@click.option("--extend-select", multiple=True, help="Rules to run in addition.")
-@click.option("--ignore", multiple=True, help="Rules not to run.")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False,
-              path_type=Path), help="Use this config file instead of discovering one.")
+@selection_options
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="Report only findings not recorded in this baseline file (as check does).")
 @SOURCE_OPTION
