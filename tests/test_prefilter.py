@@ -129,12 +129,20 @@ def test_patterns_compile_when_first_searched(monkeypatch: pytest.MonkeyPatch,
     sources = [r"\bzeta\b", r"\balpha\b", r"\b\d+ rows\b"]
     _fresh_memo(monkeypatch, tmp_path)
     _text._compile.cache_clear()
-    compile_patterns("t", sources)  # a first run: each pattern is compiled, and remembered
     compiled: list[str] = []
-    original = _text.re.compile
-    monkeypatch.setattr(_text.re, "compile", lambda p, *a: compiled.append(p) or original(p, *a))
-    _text._compile.cache_clear()
+    original = re.compile
+
+    def counting(pattern: str, flags: int = 0) -> re.Pattern[str]:
+        compiled.append(pattern)
+        return original(pattern, flags)
+
+    monkeypatch.setattr(re, "compile", counting)
     try:
+        # A first run: each pattern is compiled once, to check it, and kept for the searches.
+        assert [p.pattern for p in compile_patterns("t", sources)] == sources
+        assert compiled == sources
+        compiled.clear()
+        _text._compile.cache_clear()
         patterns = compile_patterns("t", sources)
         assert compiled == []  # known good from the memo: nothing compiled up front
         assert first_match(patterns, "5 rows") .group() == "5 rows"  # type: ignore[union-attr]

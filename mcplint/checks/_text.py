@@ -75,9 +75,10 @@ class Patterns(Sequence[re.Pattern[str]]):
 
     __slots__ = ("_compiled", "_sources", "prefilter")
 
-    def __init__(self, sources: Sequence[str], prefilter: LiteralIndex | None = None) -> None:
+    def __init__(self, sources: Sequence[str], compiled: Sequence[re.Pattern[str] | None],
+                 prefilter: LiteralIndex | None = None) -> None:
         self._sources = tuple(sources)
-        self._compiled: list[re.Pattern[str] | None] = [None] * len(self._sources)
+        self._compiled = list(compiled)
         self.prefilter = prefilter
 
     def __len__(self) -> int:
@@ -109,20 +110,23 @@ def compile_patterns(option: str, patterns: Iterable[str]) -> Patterns:
 @lru_cache(maxsize=128)
 def _compile(option: str, patterns: tuple[str, ...]) -> Patterns:
     requirements = []
+    compiled: list[re.Pattern[str] | None] = []
     for pattern in patterns:
         # A pattern whose required words are remembered compiled on an earlier run (only a
         # pattern that compiles is remembered); a new one is compiled now, so a bad one is
         # reported here, with its option, whoever calls.
         found, known = remembered(pattern, re.IGNORECASE)
+        now = None
         if not known:
             try:
-                re.compile(pattern, re.IGNORECASE)
+                now = re.compile(pattern, re.IGNORECASE)
             except re.error as exc:
                 raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
                                  ) from exc
             found = required_by(pattern, re.IGNORECASE)
         requirements.append(found)
-    result = Patterns(patterns, LiteralIndex(requirements))
+        compiled.append(now)
+    result = Patterns(patterns, compiled, LiteralIndex(requirements))
     save_memo()
     return result
 
