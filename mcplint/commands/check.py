@@ -14,15 +14,12 @@ from mcplint.commands.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
-    SOURCE_OPTION,
-    TARGET_SPEC_OPTION,
-    VERBOSE_OPTION,
     apply_baseline,
-    client_options,
     exit_code,
     fail,
     file_options,
     lint,
+    lint_options,
     make_selection,
     one_line,
     print_notes,
@@ -31,7 +28,6 @@ from mcplint.commands.common import (
     write_report,
 )
 from mcplint.findings import FAIL_ON, Severity
-from mcplint.live.options import live_options
 from mcplint.reporters import FORMATS, TERMINAL_FORMATS
 
 if TYPE_CHECKING:
@@ -86,11 +82,7 @@ _MIN_SEVERITY = ("info", "warning", "error")
               "then report what is left.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the safe fixes as a unified "
               "diff and change nothing; exit 1 if there is something to fix.")
-@SOURCE_OPTION
-@TARGET_SPEC_OPTION
-@client_options
-@VERBOSE_OPTION
-@live_options
+@lint_options
 def check(targets: tuple[str, ...], fmt: str, output: Path | None, fail_on: str | None,
           select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...],
           config_path: Path | None, statistics: bool, quiet: int, color: bool | None,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import click
 
 from mcplint.findings import Severity
+from mcplint.live.options import live_options
 from mcplint.profiles import PROFILE_NAMES
 from mcplint.revisions import REVISIONS
 
@@ -55,11 +56,11 @@ def exit_code(findings_severities: Sequence[Severity], input_errors: int, fail_o
     return EXIT_FINDINGS if any(s >= threshold for s in findings_severities) else EXIT_OK
 
 
-SOURCE_OPTION = click.option(
+_SOURCE_OPTION = click.option(
     "--source", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIR",
     help="Find each tool's definition in the server's code under DIR and report findings "
     "there too [default for live servers: the git work tree the command runs in].")
-TARGET_SPEC_OPTION = click.option(
+_TARGET_SPEC_OPTION = click.option(
     "--target-spec", type=click.Choice(REVISIONS), default=None,
     help="MCP revision to check against [default: the config's, else a snapshot's "
     "protocolVersion, else the newest].")
@@ -101,7 +102,7 @@ def client_options(fn: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
-VERBOSE_OPTION = click.option(
+_VERBOSE_OPTION = click.option(
     "-v", "--verbose", is_flag=True,
     help="Also print notes to stderr (tools whose source was not found or was ambiguous), "
          "and in the concise output every finding of a rule that fires on many tools.")
@@ -120,6 +121,15 @@ _SELECTION_OPTIONS = (
 def selection_options(fn: Callable[..., None]) -> Callable[..., None]:
     """Add --select, --extend-select, --ignore and --config, in that order, to a command."""
     for option in reversed(_SELECTION_OPTIONS):
+        fn = option(fn)
+    return fn
+
+
+def lint_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """Add what a command that lints takes besides its own options: --source, --target-spec,
+    the client options, --verbose and the live-server options, in that order."""
+    for option in (live_options, _VERBOSE_OPTION, client_options, _TARGET_SPEC_OPTION,
+                   _SOURCE_OPTION):
         fn = option(fn)
     return fn
 

@@ -9,13 +9,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from mcplint.commands.common import (
-    SOURCE_OPTION,
-    TARGET_SPEC_OPTION,
-    VERBOSE_OPTION,
     apply_baseline,
-    client_options,
     exit_code,
     lint,
+    lint_options,
     one_line,
     print_notes,
     selection_options,
@@ -23,10 +20,10 @@ from mcplint.commands.common import (
     write_report,
 )
 from mcplint.findings import FAIL_ON
-from mcplint.live.options import live_options
 
 if TYPE_CHECKING:
     from mcplint.live.settings import LiveOptions
+
 
 @click.command()
 @click.argument("targets", nargs=-1)
@@ -39,11 +36,7 @@ if TYPE_CHECKING:
 @selection_options
 @click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
               help="Report only findings not recorded in this baseline file (as check does).")
-@SOURCE_OPTION
-@TARGET_SPEC_OPTION
-@client_options
-@VERBOSE_OPTION
-@live_options
+@lint_options
 def report(targets: tuple[str, ...], output: Path, fail_on: str, select: tuple[str, ...],
            extend_select: tuple[str, ...], ignore: tuple[str, ...],
            config_path: Path | None, baseline: Path | None, source: Path | None,
