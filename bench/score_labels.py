@@ -176,6 +176,41 @@ def restrict(gold: Any, servers: set[str]) -> Any:
     return gold
 
 
+def pair_scope(gold_dir: Path) -> dict[str, frozenset[str]]:
+    """Servers whose pairs were labelled only where one of the two tools is a sampled one (a
+    labelled set's ``pair-scope.json``, ``{"sampled-only": [server, ...]}``), each with its
+    sampled tools (``sample.jsonl``).  A pair of two unsampled tools there was never judged: it
+    is neither a miss nor a false alarm."""
+    path = gold_dir / "pair-scope.json"
+    if not path.is_file():
+        return {}
+    servers = set(json.loads(path.read_text(encoding="utf-8"))["sampled-only"])
+    sampled: dict[str, set[str]] = {s: set() for s in servers}
+    for line in (gold_dir / "sample.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            if row["server"] in sampled:
+                sampled[row["server"]].add(row["tool"])
+    return {s: frozenset(tools) for s, tools in sampled.items()}
+
+
+def _judged(item: Any, scope: Mapping[str, frozenset[str]]) -> bool:
+    """Whether a labelled set judged this item: every tool and parameter item, and a pair
+    unless its server's pairs were scoped to sampled tools and neither tool is one."""
+    if not (isinstance(item, tuple) and len(item) == 3) or item[0] not in scope:
+        return True
+    return bool({item[1], item[2]} & scope[item[0]])
+
+
+def scope_pairs(gold: Any, scope: Mapping[str, frozenset[str]]) -> Any:
+    """The gold set without the pairs it never judged (see ``pair_scope``)."""
+    gold.items = {c: {i for i in v if _judged(i, scope)} for c, v in gold.items.items()}
+    gold.candidates = {c: {i for i in v if _judged(i, scope)}
+                       for c, v in gold.candidates.items()}
+    gold.pair_scope = dict(scope)
+    return gold
+
+
 def _as_sets(pred: Predictions, gold: Any, scorer: ModuleType) -> dict[str, set[Any]]:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(pred, handle)
@@ -185,7 +220,9 @@ def _as_sets(pred: Predictions, gold: Any, scorer: ModuleType) -> dict[str, set[
     finally:
         Path(handle.name).unlink()
     servers = set(gold.servers)
-    return {c: {i for i in items if _server_of(i) in servers} for c, items in sets.items()}
+    scope = getattr(gold, "pair_scope", {})
+    return {c: {i for i in items if _server_of(i) in servers and _judged(i, scope)}
+            for c, items in sets.items()}
 
 
 def lockbox() -> list[str]:
@@ -346,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = server_set(args.servers, gold)
     if not chosen:
         parser.error(f"--servers {args.servers}: no labelled server of {gold_dir} matches")
-    gold = restrict(gold, chosen)
+    gold = scope_pairs(restrict(gold, chosen), pair_scope(Path(gold_dir)))
     show = [c.strip().upper() for c in args.show.split(",") if c.strip()]
     if show and args.gold is None and chosen & set(lockbox()):
         parser.error("--show would list lockbox servers' items; use --servers dev")

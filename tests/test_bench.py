@@ -161,3 +161,47 @@ def test_a_labelled_set_agrees_with_itself() -> None:
     assert done.returncode == 0, done.stderr
     assert "10 servers, 80 tools labelled by both" in done.stdout
     assert "macro F1 over the 10 categories (no prediction = 0): 1.000" in done.stdout
+
+
+def _score_labels() -> object:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("score_labels_under_test",
+                                                  BENCH / "score_labels.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    # Its dataclasses look their module up in sys.modules while being defined.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pairs_a_labelled_set_never_judged_are_not_scored(tmp_path: Path) -> None:
+    """A set that paired a big server's tools only with its sampled ones (bench/blind's
+    cloudflare) must not count a finding on two unsampled tools as a false alarm."""
+    from types import SimpleNamespace
+
+    runner = _score_labels()
+    (tmp_path / "pair-scope.json").write_text(json.dumps({"sampled-only": ["big"]}))
+    (tmp_path / "sample.jsonl").write_text(
+        '{"server": "big", "tool": "zones_get"}\n{"server": "small", "tool": "a"}\n')
+    scope = runner.pair_scope(tmp_path)  # type: ignore[attr-defined]
+    assert scope == {"big": frozenset({"zones_get"})}
+    assert runner.pair_scope(tmp_path / "missing") == {}  # type: ignore[attr-defined]
+
+    judged = ("big", "zones_get", "zones_list")
+    unjudged = ("big", "kv_get", "r2_get_object")
+    elsewhere = ("small", "b", "c")
+    gold = SimpleNamespace(
+        servers=["big", "small"],
+        items={"NAMEPAIR": {judged, unjudged, elsewhere}, "VAGUE": {"big/kv_get"}},
+        candidates={"NAMEPAIR": {judged, unjudged, elsewhere}, "VAGUE": {"big/kv_get"}})
+    gold = runner.scope_pairs(gold, scope)  # type: ignore[attr-defined]
+    assert gold.items == {"NAMEPAIR": {judged, elsewhere}, "VAGUE": {"big/kv_get"}}
+    assert gold.candidates["NAMEPAIR"] == {judged, elsewhere}
+
+    # The predictions are cut the same way: the unjudged pair is neither hit nor false alarm.
+    scorer = SimpleNamespace(load_predictions=lambda path, gold, warn: {
+        "NAMEPAIR": {judged, unjudged, elsewhere, ("other", "x", "y")},
+        "VAGUE": {"big/kv_get"}})
+    sets = runner._as_sets({"tools": {}, "pairs": {}}, gold, scorer)  # type: ignore[attr-defined]
+    assert sets == {"NAMEPAIR": {judged, elsewhere}, "VAGUE": {"big/kv_get"}}
