@@ -24,13 +24,14 @@ from mcplint.findings import (
     ToolSummary,
 )
 from mcplint.live.settings import LiveOptions
-from mcplint.loaders.clientconfig import ClientConfig, config_from_document
+from mcplint.loaders.configshape import looks_like_config
 from mcplint.loaders.files import STDIN, Loaded, Source, display_name, load
 from mcplint.loaders.selection import FileOptions, identity, select
 from mcplint.model import Manifest
 from mcplint.sources import SourceRoots
 
 if TYPE_CHECKING:
+    from mcplint.loaders.clientconfig import ClientConfig
     from mcplint.sources.locate import Target
 
 
@@ -261,10 +262,15 @@ def _read(source: Source, linter: Linter, stdin: TextIO | None, keep: bool,
     from_stdin = source.path == STDIN
     if from_stdin and stdin_filename:
         loaded = _named(loaded, stdin_filename)
-    client = (config_from_document(source.path, loaded.document, allow_env)
-              if source.explicit and source.path != STDIN and loaded.document else None)
-    if client is not None:
-        return _Read(FileSummary(source.path, 0, None), client=client)
+    if source.explicit and source.path != STDIN and loaded.document \
+            and looks_like_config(loaded.document.data):
+        # Only now: reading a config's servers needs the live targets, which a manifest's
+        # lint never does.
+        from mcplint.loaders.clientconfig import config_from_document
+
+        client = config_from_document(source.path, loaded.document, allow_env)
+        if client is not None:
+            return _Read(FileSummary(source.path, 0, None), client=client)
     errors = tuple(InputError(e.file, e.position.line, e.position.column, e.message)
                    for e in loaded.errors)
     if loaded.manifest is None:

@@ -127,6 +127,33 @@ def test_small_static_lint_does_not_import_multiprocessing_or_pathspec(tmp_path:
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_static_lint_of_a_manifest_does_not_read_client_configs(tmp_path: Path) -> None:
+    # Every named file is asked whether it is a client config; only one that has a config's
+    # shape loads the config reader and the live targets behind it (issue 12: about 8 ms).
+    manifest = tmp_path / "server.json"
+    manifest.write_text((ROOT / "examples" / "support-desk.json").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+    config = tmp_path / "claude_desktop_config.json"
+    config.write_text('{"mcpServers": {"notes": {"command": "notes-server"}}}',
+                      encoding="utf-8")
+    code = ("import sys\nfrom mcplint.cli import main\n"
+            "try:\n    main(['check', *sys.argv[1:], '--fail-on', 'never', '-q'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('mcplint.live.targets') "
+            "or m == 'mcplint.loaders.clientconfig'))")
+    alone = subprocess.run([sys.executable, "-c", code, str(manifest)],
+                           capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.strip().splitlines()[-1] == "[]"
+    both = subprocess.run([sys.executable, "-c", code, str(manifest), str(config)],
+                          capture_output=True, text=True, check=False, cwd=tmp_path)
+    assert both.returncode == 0, both.stderr
+    assert both.stdout.strip().splitlines()[-1] == \
+        "['mcplint.live.targets', 'mcplint.loaders.clientconfig']"
+    # The config is still read as one: its server is named and not started.
+    assert "notes" in both.stdout + both.stderr
+
+
 @needs_corpus
 def test_rule_times_runs_and_names_the_rules() -> None:
     # The per-rule table replaces the engine's span runner; a change to its signature once

@@ -93,7 +93,7 @@ def hitrate(target: str, intents_path: str | None, retriever: str, top_k: int,
 
 def _load(target: str) -> Manifest:
     """The manifest of a file (or standard input); any load error exits 2 with its place."""
-    from mcplint.loaders.clientconfig import looks_like_config
+    from mcplint.loaders.configshape import looks_like_config
     from mcplint.loaders.files import Source, load
 
     loaded = load(Source(target))

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mcplint.live.targets import HTTP, SSE, STDIO, LiveTarget
+from mcplint.loaders.configshape import servers_of
 from mcplint.loaders.jsonsource import Document, ParseError, Position, parse_json
 
 CONFIG_NAMES = {"claude_desktop_config.json", ".mcp.json", "mcp.json", "mcp_config.json"}
@@ -38,24 +39,6 @@ class ClientConfig:
     format: str
     targets: tuple[LiveTarget, ...]
     problems: tuple[ConfigProblem, ...] = field(default=())
-
-
-def _servers(data: Any) -> tuple[str, Mapping[str, Any]] | None:
-    """The key holding the servers and the servers, when the document has a config's shape."""
-    if not isinstance(data, dict) or "tools" in data:
-        return None
-    for key in ("mcpServers", "servers"):
-        servers = data.get(key)
-        if isinstance(servers, dict) and all(
-            isinstance(entry, dict) and any(k in entry for k in ("command", "url", "serverUrl"))
-            for entry in servers.values()
-        ):
-            return key, servers
-    return None
-
-
-def looks_like_config(data: Any) -> bool:
-    return _servers(data) is not None
 
 
 def _format(path: Path, key: str, servers: Mapping[str, Any]) -> str:
@@ -186,7 +169,7 @@ def config_from_document(path: str, doc: Document, allow_env: frozenset[str] = f
     Only the environment variables in ``allow_env`` are expanded; a config is data someone
     else may have written, and its URLs and arguments could carry any secret away.
     """
-    found = _servers(doc.data)
+    found = servers_of(doc.data)
     if found is None:
         return None
     key, servers = found
