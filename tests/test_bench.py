@@ -98,16 +98,28 @@ def test_quick_run_prints_a_table_of_the_small_cases(tmp_path: Path) -> None:
     assert all(len(r["walls"]) == 1 and r["rss_kb"][0] > 0 for r in runs)
 
 
-def test_static_lint_does_not_import_the_mcp_sdk_or_jinja2() -> None:
+def lint_then_print(expression: str, *targets: Path, cwd: Path
+                    ) -> subprocess.CompletedProcess[str]:
+    """``mcplint check`` of the targets in a fresh interpreter, which then prints
+    ``expression`` (about ``sys.modules``) as its last line."""
     code = ("import sys\nfrom mcplint.cli import main\n"
-            "try:\n    main(['check', sys.argv[1], '--fail-on', 'never', '-q'])\n"
+            "try:\n    main(['check', *sys.argv[1:], '--fail-on', 'never', '-q'])\n"
             "except SystemExit:\n    pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'jinja2'}))")
-    result = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" /
-                                                             "support-desk.json")],
-                            capture_output=True, text=True, check=False, cwd=ROOT)
+            f"print({expression})")
+    result = subprocess.run([sys.executable, "-c", code, *map(str, targets)],
+                            capture_output=True, text=True, check=False, cwd=cwd)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    return result
+
+
+def last_line(result: subprocess.CompletedProcess[str]) -> str:
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_static_lint_does_not_import_the_mcp_sdk_or_jinja2() -> None:
+    result = lint_then_print("sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'jinja2'})",
+                             ROOT / "examples" / "support-desk.json", cwd=ROOT)
+    assert last_line(result) == "[]"
 
 
 def test_small_static_lint_does_not_import_multiprocessing_or_pathspec(tmp_path: Path) -> None:
@@ -116,15 +128,9 @@ def test_small_static_lint_does_not_import_multiprocessing_or_pathspec(tmp_path:
     manifest = tmp_path / "server.json"
     manifest.write_text((ROOT / "examples" / "support-desk.json").read_text(encoding="utf-8"),
                         encoding="utf-8")
-    code = ("import sys\nfrom mcplint.cli import main\n"
-            "try:\n    main(['check', sys.argv[1], '--fail-on', 'never', '-q'])\n"
-            "except SystemExit:\n    pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & "
-            "{'multiprocessing', 'pathspec'}))")
-    result = subprocess.run([sys.executable, "-c", code, str(manifest)],
-                            capture_output=True, text=True, check=False, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == "[]"
+    result = lint_then_print("sorted({m.split('.')[0] for m in sys.modules} & "
+                             "{'multiprocessing', 'pathspec'})", manifest, cwd=tmp_path)
+    assert last_line(result) == "[]"
 
 
 def test_static_lint_of_a_manifest_does_not_read_client_configs(tmp_path: Path) -> None:
@@ -136,20 +142,11 @@ def test_static_lint_of_a_manifest_does_not_read_client_configs(tmp_path: Path) 
     config = tmp_path / "claude_desktop_config.json"
     config.write_text('{"mcpServers": {"notes": {"command": "notes-server"}}}',
                       encoding="utf-8")
-    code = ("import sys\nfrom mcplint.cli import main\n"
-            "try:\n    main(['check', *sys.argv[1:], '--fail-on', 'never', '-q'])\n"
-            "except SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m.startswith('mcplint.live.targets') "
-            "or m == 'mcplint.loaders.clientconfig'))")
-    alone = subprocess.run([sys.executable, "-c", code, str(manifest)],
-                           capture_output=True, text=True, check=False, cwd=tmp_path)
-    assert alone.returncode == 0, alone.stderr
-    assert alone.stdout.strip().splitlines()[-1] == "[]"
-    both = subprocess.run([sys.executable, "-c", code, str(manifest), str(config)],
-                          capture_output=True, text=True, check=False, cwd=tmp_path)
-    assert both.returncode == 0, both.stderr
-    assert both.stdout.strip().splitlines()[-1] == \
-        "['mcplint.live.targets', 'mcplint.loaders.clientconfig']"
+    loaded = ("sorted(m for m in sys.modules if m in "
+              "('mcplint.live.targets', 'mcplint.loaders.clientconfig'))")
+    assert last_line(lint_then_print(loaded, manifest, cwd=tmp_path)) == "[]"
+    both = lint_then_print(loaded, manifest, config, cwd=tmp_path)
+    assert last_line(both) == "['mcplint.live.targets', 'mcplint.loaders.clientconfig']"
     # The config is still read as one: its server is named and not started.
     assert "notes" in both.stdout + both.stderr
 
