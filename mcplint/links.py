@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import re
 
+from mcplint import regex_cache as rx
+
 REPOSITORY_URL = "https://github.com/mcplint/mcplint"
 # The rule pages as GitHub renders them on the default branch.
 RULES_DOCS_URL = f"{REPOSITORY_URL}/blob/main/docs/rules/"
@@ -18,7 +20,7 @@ RULES_DOCS_URL = f"{REPOSITORY_URL}/blob/main/docs/rules/"
 
 # A rule's code line in a built-in pack (they are written one way; the docs test checks that
 # every built-in rule is found).
-_CODE = re.compile(r'^code = "([A-Z]+[0-9]+)"', re.M)
+_CODE = rx.compile(r'^code = "([A-Z]+[0-9]+)"', re.M)
 
 
 def rule_url(code: str) -> str:

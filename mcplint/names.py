@@ -6,6 +6,8 @@ import re
 from functools import lru_cache
 from typing import Literal
 
+from mcplint import regex_cache as rx
+
 # ``snake-camel`` is words joined by "_" where a part may itself be camelCase, as in generated
 # API clients (``bitable_v1_appTable_create``).  ``single`` is one lower-case word, which fits
 # every style; ``mixed`` is more than one separator, or capitals where the style has none.
@@ -26,9 +28,9 @@ STYLE_LABELS: dict[str, str] = {
 
 # Acronym runs ("HTTPResponse" → "HTTP", "Response") and digit runs are their own tokens.
 # A digit run stays with the word before it ("v2", "base64", "s3").
-_WORD = re.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
+_WORD = rx.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
 _SEPARATORS = "_-."
-_PART = re.compile(r"[_.\-]+")
+_PART = rx.compile(r"[_.\-]+")
 
 
 # Names are split again by every rule that reads them; the answer never changes.

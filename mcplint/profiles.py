@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mcplint import regex_cache as rx
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -36,7 +38,7 @@ class Profile:
 
     @property
     def name_regex(self) -> re.Pattern[str] | None:
-        return re.compile(self.name_pattern) if self.name_pattern else None
+        return rx.compile(self.name_pattern) if self.name_pattern else None
 
     def server_part(self, server: str) -> str:
         """The server name as the client writes it into a tool's name."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from mcplint import regex_cache
 from mcplint.config import Config, ConfigError, discover, parse_config
 from mcplint.engine import parallel
 from mcplint.engine.linter import Linted, Linter, Selection
@@ -220,6 +221,7 @@ def run(
 
         findings, located_notes = locate_findings(findings, located)
         notes.extend(located_notes)
+    regex_cache.save()
     return Report(tuple(findings), tuple(errors), tuple(files), method,
                   dict(sorted(rules.items())), tuple(notes), tuple(messages))
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from mcplint import regex_cache as rx
 from mcplint.checks._boilerplate import find as find_boilerplate
 from mcplint.checks._text import stem, words
 from mcplint.model import Manifest, Tool
@@ -51,7 +51,7 @@ where which while who whom why will with would you your yours want need like
 """
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CAMEL = rx.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 @lru_cache(maxsize=65536)

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
+from mcplint import regex_cache as rx
+
 __all__ = ["TokenCounter", "estimate_tokens", "get_counter", "tool_text"]
 
 
@@ -124,16 +126,16 @@ _KEYWORD_TOKENS: Final[dict[str, int]] = {
 # (and of the multilingual check) exactly where o200k does.
 # Groups: the character glued before a word, the word, a punctuation run; digit groups and
 # whitespace match with all three empty.
-_CHUNK: Final = re.compile(
+_CHUNK: Final = rx.compile(
     r"([^\r\nA-Za-z0-9]?)([A-Z]*[a-z]+|[A-Z]+[a-z]*)(?:'(?:[sdmtSDMT]|[lL][lL]|[vV][eE]|[rR][eE]))?"
     r"|( ?[^\sA-Za-z0-9]+[\r\n/]*)"
     r"|[0-9]{1,3}|\s*[\r\n]+|\s+(?!\S)|\s+"
 )
 _JSON_PUNCT: Final = frozenset('"{}[]:,')
 _CHEAP_PREFIXES: Final = frozenset("_-.\\")
-_NON_ASCII: Final = re.compile(r"[^\x00-\x7f]+")
-_LATIN: Final = re.compile("[\x80-\u024f]")
-_ALPHABETIC: Final = re.compile("[\u0250-\u10ff]")
+_NON_ASCII: Final = rx.compile(r"[^\x00-\x7f]+")
+_LATIN: Final = rx.compile("[\x80-\u024f]")
+_ALPHABETIC: Final = rx.compile("[\u0250-\u10ff]")
 
 
 class _FoldTable(dict[int, str]):
@@ -216,7 +218,7 @@ def _chunk_sums(text: str, params: _Params) -> tuple[int, ...]:
 # or an apostrophe (a word chunk, or its contraction, ends there), and before a space followed by
 # a letter (that space always starts a spaced word). A piece runs up to the next such cut.
 _GAP: Final = r"[^A-Za-z ]*(?: (?![A-Za-z])[^A-Za-z ]*)*"  # no letter and no safe cut
-_PIECE: Final = re.compile(rf" ?{_GAP}[A-Za-z]+(?:'{_GAP}[A-Za-z]*)*| ?{_GAP}")
+_PIECE: Final = rx.compile(rf" ?{_GAP}[A-Za-z]+(?:'{_GAP}[A-Za-z]*)*| ?{_GAP}")
 
 # A piece's sums are packed into one int, a 64-bit field each, so that a text's are one sum();
 # no field can carry into the next, as each sums to at most len(text) < 2**63.

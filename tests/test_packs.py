@@ -124,10 +124,14 @@ def test_entries_not_written_for_a_month_are_pruned(tmp_path: Path,
     for path in (old, recent, other):
         path.write_text("{}", encoding="utf-8")
     month = 31 * 24 * 3600
+    stale_regex = folder / "regex-0ld.marshal"  # programs of an interpreter no longer used
+    stale_regex.write_bytes(b"")
+    os.utime(stale_regex, (time.time() - month, time.time() - month))
     os.utime(old, (time.time() - month, time.time() - month))
     os.utime(other, (time.time() - month, time.time() - month))
     text = (builtin_pack_dir() / "naming.toml").read_text(encoding="utf-8")
     parse_pack(text, "naming.toml", builtin_checks(), validate=False)  # stores a new entry
     # The stale entry is gone; a recent one and files that are not the cache's stay.
     assert not old.exists() and recent.exists() and other.exists()
+    assert not stale_regex.exists()
     assert len(_cached_files(tmp_path)) == 2

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from mcplint import regex_cache
 from mcplint.checks import _prefilter
 from mcplint.checks._prefilter import LiteralIndex, required
 from mcplint.checks._text import compile_patterns, first_match
@@ -130,13 +131,13 @@ def test_patterns_compile_when_first_searched(monkeypatch: pytest.MonkeyPatch,
     _fresh_memo(monkeypatch, tmp_path)
     _text._compile.cache_clear()
     compiled: list[str] = []
-    original = re.compile
+    original = regex_cache.compile
 
     def counting(pattern: str, flags: int = 0) -> re.Pattern[str]:
         compiled.append(pattern)
         return original(pattern, flags)
 
-    monkeypatch.setattr(re, "compile", counting)
+    monkeypatch.setattr(regex_cache, "compile", counting)
     try:
         # A first run: each pattern is compiled once, to check it, and kept for the searches.
         assert [p.pattern for p in compile_patterns("t", sources)] == sources

@@ -14,11 +14,11 @@ boilerplate: "Use this tool when:" opens text that is the tool's own.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mcplint import regex_cache as rx
 from mcplint.model import Manifest, Tool
 
 # Three tools is the fewest where repetition is a habit rather than a coincidence; a fifth of
@@ -31,10 +31,10 @@ MIN_WORDS = 3
 
 # A sentence ends at . ! ? followed by white space, or at a line break; "e.g." and "i.e." are
 # not ends (the same boundaries as ``_text.sentences``).
-_SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
-_BULLET = re.compile(r"^[\s>*\-•#\d.)]*")
-_SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"[A-Za-z0-9]+")
+_SENTENCE_END = rx.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
+_BULLET = rx.compile(r"^[\s>*\-•#\d.)]*")
+_SPACE = rx.compile(r"\s+")
+_WORD = rx.compile(r"[A-Za-z0-9]+")
 
 
 def _key(sentence: str) -> str | None:

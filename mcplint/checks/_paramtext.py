@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.model import Parameter, Tool
 
 _MAX_REF_DEPTH = 8
@@ -114,7 +115,7 @@ def description_of(param: Parameter, root: Any = None) -> str:
 # A parameter's own line in a tool description: ``- owner: …``, ``owner (string): …``,
 # ``Args: owner — …`` or a backticked name.  Zero-width, so lines that hold several
 # (``a: x, b: y``) yield each; one pass per text finds every name at once.
-_LINE = re.compile(r"(?=(?:^|(?<=\n)|(?<=[-*•]\s)|(?<=,\s)|(?<=;\s))\s*[`'\"]?([A-Za-z_$][\w.$\-]*)"
+_LINE = rx.compile(r"(?=(?:^|(?<=\n)|(?<=[-*•]\s)|(?<=,\s)|(?<=;\s))\s*[`'\"]?([A-Za-z_$][\w.$\-]*)"
                    r"[`'\"]?\s*(?:\([^)\n]*\)\s*)?(?::|-\s|–|—|=)([^\n]*))|(?=`([A-Za-z_$][\w.$\-]*)`"
                    r"([^\n]*))")
 
@@ -162,19 +163,19 @@ _SEP = r"(?:\s*\([^()\n]{1,120}\))?\s*(?:,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*
 # opens with a word that explains a value and holds no quote, so two quotes a sentence apart
 # are not joined.
 _GLOSS = r"""(?:(?:\s*\([^()\n]{1,60}\))?\s*(?:for|to|means|=|-|–|—|:)\s[^'"`‘’“”.;\n]{1,60}?)?"""
-_QUOTED_RUN = re.compile(f"{_QUOTE}(?:{_GLOSS}{_SEP}{_QUOTE})+")
+_QUOTED_RUN = rx.compile(f"{_QUOTE}(?:{_GLOSS}{_SEP}{_QUOTE})+")
 _BARE = r"[A-Za-z0-9][\w.:+\-]{0,29}"
 _BARE_SEP = r"\s*(?:,\s*(?:or\s+)?|\s+or\s+|\s*\|\s*)\s*"
-_PIPE_RUN = re.compile(r"(?<![\w|/\\(])([A-Za-z][\w\-]{0,29}(?:\|[A-Za-z][\w\-]{0,29})+)"
+_PIPE_RUN = rx.compile(r"(?<![\w|/\\(])([A-Za-z][\w\-]{0,29}(?:\|[A-Za-z][\w\-]{0,29})+)"
                        r"(?![\w|/\\)])")
-_PAREN = re.compile(r"\(([^()]{3,200})\)")
-_BULLET = re.compile(r"^\s*[-*•]\s*[\"'`]?([A-Za-z0-9][\w.:+\-]{0,29})[\"'`]?\s*(?::|-|–|—|=)\s*\S",
+_PAREN = rx.compile(r"\(([^()]{3,200})\)")
+_BULLET = rx.compile(r"^\s*[-*•]\s*[\"'`]?([A-Za-z0-9][\w.:+\-]{0,29})[\"'`]?\s*(?::|-|–|—|=)\s*\S",
                      re.MULTILINE)
-_EXAMPLE_CUE = re.compile(r"(?:\be\.g\.?|\beg\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b"
+_EXAMPLE_CUE = rx.compile(r"(?:\be\.g\.?|\beg\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b"
                           r"|\bsuch as\b|\blike\b|\bsample\b|\bcommon values\b)", re.IGNORECASE)
 # A sentence end, but not the dots of "e.g." and "i.e.".
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s|\n\s*\n")
-_PLACEHOLDER = re.compile(r"YYYY|yyyy|MM-|HH:|\{|\}|<|>|\*|\$|\d{4}-\d\d|\d\d:\d\d")
+_SENTENCE_END = rx.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s|\n\s*\n")
+_PLACEHOLDER = rx.compile(r"YYYY|yyyy|MM-|HH:|\{|\}|<|>|\*|\$|\d{4}-\d\d|\d\d:\d\d")
 _BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "0", "1"})
 
 
@@ -191,7 +192,7 @@ def _quoted_values(match: re.Match[str]) -> list[str]:
 
 
 # "a, b and c": after a comma, "and" ends a list as "or" does; "a and b" alone names two things.
-_LAST_AND = re.compile(r",\s*and\s+|(?<=\w)\s+and\s+(?=[^,]*$)", re.IGNORECASE)
+_LAST_AND = rx.compile(r",\s*and\s+|(?<=\w)\s+and\s+(?=[^,]*$)", re.IGNORECASE)
 
 
 def _bare_values(text: str) -> list[str] | None:
@@ -221,7 +222,7 @@ def _about_other_values(text: str, start: int, siblings: frozenset[str] = frozen
 
 
 # A parameter's name, then what sets it: "mode set to", "`format` =", "type equals".
-_NAMED_OTHER = re.compile(r"[`'\"]?(\w+)[`'\"]?\s*(?:set\s+to|=|==|equals|is|are|of)\s*$",
+_NAMED_OTHER = rx.compile(r"[`'\"]?(\w+)[`'\"]?\s*(?:set\s+to|=|==|equals|is|are|of)\s*$",
                           re.IGNORECASE)
 
 
@@ -283,7 +284,7 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
     # is, or where the words before the colon name the parameter ("State on error: A, B, C");
     # others list something else ("Used for: list, get", "Modifiers: Control, Shift").
     # Two values there need the label to name the parameter ("Theme: light or dark").
-    colon = re.compile(r"(?<!\bfor):\s*([^.;:\n()]{3,200})(?:[.;\n(]|$)")
+    colon = rx.compile(r"(?<!\bfor):\s*([^.;:\n()]{3,200})(?:[.;\n(]|$)")
     for number, sentence in enumerate(_SENTENCE_END.split(text)):
         for match in colon.finditer(sentence):
             lead_words = set(re.findall(r"[a-z]+", sentence[:match.start()].lower()))
@@ -336,12 +337,12 @@ def _mentions_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     words = [p for p in phrases if p]
     if not words:
         return None
-    return re.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w])",
+    return rx.compile(r"(?<![\w])(?:" + "|".join(re.escape(w) for w in words) + r")(?![\w])",
                       re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
 def _lead_pattern(lead_ins: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in lead_ins) +
+    return rx.compile(r"\b(?:" + "|".join(re.escape(w) for w in lead_ins) +
                       r")\b\s*(?:are|is|include)?\s*[:\-–]?\s*([^.;\n]{3,200})",
                       re.IGNORECASE)

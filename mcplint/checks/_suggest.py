@@ -9,11 +9,11 @@ how to name it in prose) for the fixes several checks share.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._writes import Reading, Vocabulary, description_verb
 from mcplint.findings import Edit
 from mcplint.loaders.jsonsource import join_pointer
@@ -97,7 +97,7 @@ def add_members(tool: Tool, members: Mapping[str, Any]) -> tuple[str, str, tuple
 
 
 
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = rx.compile(r"[A-Za-z]+")
 
 
 def _verb_forms(text: str) -> set[str]:

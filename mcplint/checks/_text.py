@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
 
+from mcplint import regex_cache as rx
 from mcplint.checks._prefilter import LiteralIndex, remembered, required_by, save_memo
 from mcplint.model import Manifest, Tool
 from mcplint.names import singular, split_name
@@ -19,13 +20,13 @@ from mcplint.names import singular, split_name
 if TYPE_CHECKING:
     from mcplint.checks.base import Context
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[a-z]+)?")
+_WORD = rx.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[a-z]+)?")
 # A sentence ends at . ! ? followed by white space, or at a line break; "e.g." and "i.e." are
 # not ends, nor are dots inside names (``database.table``).
-_SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
-_CODE = re.compile(r"```.*?```", re.S)
+_SENTENCE_END = rx.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
+_CODE = rx.compile(r"```.*?```", re.S)
 # An identifier as a tool name would be written in prose: letters, digits, _ . - inside.
-_IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]")
+_IDENTIFIER = rx.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]")
 
 
 def words(text: str) -> list[str]:
@@ -93,7 +94,7 @@ class Patterns(Sequence[re.Pattern[str]]):
             return [self[i] for i in range(len(self))[index]]
         found = self._compiled[index]
         if found is None:
-            found = self._compiled[index] = re.compile(self._sources[index], re.IGNORECASE)
+            found = self._compiled[index] = rx.compile(self._sources[index], re.IGNORECASE)
         return found
 
     def __iter__(self) -> Iterator[re.Pattern[str]]:
@@ -119,7 +120,7 @@ def _compile(option: str, patterns: tuple[str, ...]) -> Patterns:
         now = None
         if not known:
             try:
-                now = re.compile(pattern, re.IGNORECASE)
+                now = rx.compile(pattern, re.IGNORECASE)
             except re.error as exc:
                 raise ValueError(f"{option}: {pattern!r} is not a regular expression: {exc}"
                                  ) from exc

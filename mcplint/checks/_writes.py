@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Literal
 
+from mcplint import regex_cache as rx
 from mcplint.checks._paramtext import listed_values
 from mcplint.checks._text import compile_patterns
 from mcplint.checks.base import PATTERNS, WORDS
@@ -184,7 +185,7 @@ class Reading:
     verb: str | None = None
 
 
-_FIRST_WORD = re.compile(r"[A-Za-z]+")
+_FIRST_WORD = rx.compile(r"[A-Za-z]+")
 
 
 def _lemma(word: str, known: frozenset[str]) -> str | None:
@@ -539,7 +540,7 @@ def _two_phase_members(manifest: Manifest, pairs: Sequence[tuple[str, str]]
     return members
 
 
-_SEPARATORS = re.compile(r"[_\-\s]")
+_SEPARATORS = rx.compile(r"[_\-\s]")
 
 
 def _normalise(name: str) -> str:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks.base import GroupContext, Hit, Target, check
 from mcplint.checks.budget import TIER_OPTIONS, tier
 from mcplint.model import Manifest, Tool
@@ -54,7 +55,7 @@ def _prefixed(tool: Tool, server: str) -> str | None:
     return render_style(prefix + tool.name_tokens, style)
 
 
-_IDENTIFIER = re.compile(r"[\w.-]+")
+_IDENTIFIER = rx.compile(r"[\w.-]+")
 
 
 def _mentioned(text: str, names: Mapping[str, Any]) -> list[str]:

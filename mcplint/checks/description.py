@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._boilerplate import Boilerplate
 from mcplint.checks._boilerplate import find as find_boilerplate
 from mcplint.checks._text import (
@@ -42,8 +43,8 @@ from mcplint.model import Manifest, Tool
 from mcplint.names import singular, split_name
 
 # Capitalised words not opening a sentence: candidates for product names (Jira, Gmail, Stripe).
-_CAPITALISED = re.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][A-Za-z0-9]*[A-Za-z0-9])\b")
-_LOWER = re.compile(r"\b[a-z][a-z0-9]*\b")
+_CAPITALISED = rx.compile(r"(?<![.!?:]\s)(?<!^)\b([A-Z][A-Za-z0-9]*[A-Za-z0-9])\b")
+_LOWER = rx.compile(r"\b[a-z][a-z0-9]*\b")
 
 
 def _description_of(tool: Tool) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Tool
@@ -19,7 +20,7 @@ from mcplint.names import split_name
 
 KEYWORD = "x-mcp-header"
 # RFC 9110 section 5.6.2: token = 1*tchar.
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_TOKEN = rx.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _HEADER_TYPES = frozenset({"integer", "string", "boolean"})
 # Keywords under which a subschema is not one fixed argument of the call.
 _DYNAMIC = frozenset({"items", "prefixItems", "additionalProperties", "patternProperties",
@@ -114,7 +115,7 @@ def _problem(decl: Declaration, secrets: list[re.Pattern[str]]) -> str | None:
                                  "names, matched against the name's words joined by '_' in "
                                  "lower case (accessToken is access_token)."}})
 def mcp_header(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
-    secrets = [re.compile(p) for p in options["secret-names"]]
+    secrets = [rx.compile(p) for p in options["secret-names"]]
     seen: dict[str, Declaration] = {}
     for decl in declarations(tool.input_schema, tool.child("inputSchema")):
         header = decl.value if isinstance(decl.value, str) else repr(decl.value)

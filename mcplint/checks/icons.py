@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks.base import WORDS, Context, Hit, Target, check
 from mcplint.findings import Severity
 from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Tool
 
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_SIZE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
+_SCHEME = rx.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_SIZE = rx.compile(r"[1-9][0-9]*x[1-9][0-9]*")
 
 
 def _icons(tool: Tool) -> Iterator[tuple[Any, str]]:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._text import named_siblings
 from mcplint.checks.base import WORD_GROUPS, WORDS, Context, Hit, Target, check
 from mcplint.findings import Severity
@@ -90,7 +91,7 @@ def _collection_verbs(groups: Sequence[Sequence[str]], canonical: Callable[[str]
 
 def _compile(pattern: str) -> re.Pattern[str] | None:
     try:
-        return re.compile(pattern) if pattern else None
+        return rx.compile(pattern) if pattern else None
     except re.error as exc:
         raise ValueError(f"modifier-pattern {pattern!r} is not a regular expression: {exc}"
                          ) from exc

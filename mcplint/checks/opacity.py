@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._paramtext import (
     declares_closed_set,
     description_of,
@@ -39,14 +40,14 @@ _BOUNDS = ("format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclu
            "minLength", "maxLength", "examples", "example")
 # A description that shows the keys of an object or a JSON string: a brace, a quoted key
 # followed by a colon, or words that introduce keys.
-_SHAPE = re.compile(r"[{\[]|[\"'`]\w+[\"'`]\s*:|\b(keys?|fields?|propert(y|ies)|schema|"
+_SHAPE = rx.compile(r"[{\[]|[\"'`]\w+[\"'`]\s*:|\b(keys?|fields?|propert(y|ies)|schema|"
                     r"containing|with\s+\w+\s+and\s+\w+|e\.g\.|for example|such as)\b", re.I)
 # JSON carried in a string ("a JSON string", "as JSON"), not "json" offered as a format value.
-_JSON = re.compile(r"\bjson[- ]?(?:string|encoded|object|array|formatted|serialized|text)\b|"
+_JSON = rx.compile(r"\bjson[- ]?(?:string|encoded|object|array|formatted|serialized|text)\b|"
                    r"\b(?:as|in|of)\s+(?:a\s+)?json\b(?![\"'`])|\bstringified\b", re.I)
-_CODE_VALUE = re.compile(r"^(?:\d{1,3}|[A-Za-z]{1,2})$")
+_CODE_VALUE = rx.compile(r"^(?:\d{1,3}|[A-Za-z]{1,2})$")
 # Prose that maps codes to meanings: "1 = low", "B: bold", "(1) lavender".
-_CODE_GLOSS = re.compile(r"\b\w{1,3}\s*(?:=|:|-|–|—|→|means)\s*[A-Za-z]{3,}"
+_CODE_GLOSS = rx.compile(r"\b\w{1,3}\s*(?:=|:|-|–|—|→|means)\s*[A-Za-z]{3,}"
                          r"|\(\w{1,3}\)\s*[A-Za-z]{3,}")
 
 
@@ -243,7 +244,7 @@ def _producers(manifest: Manifest, verbs: frozenset[str],
     """For each object word, the tools that hand out its IDs: a name with a producer verb and
     the object (``list_channels``), or a description that says it returns that object's id."""
     found: dict[str, set[str]] = {}
-    mention = re.compile(r"\b(\w+)[ _-]?(?:id|ids|identifier)s?\b", re.I)
+    mention = rx.compile(r"\b(\w+)[ _-]?(?:id|ids|identifier)s?\b", re.I)
     for tool in manifest.tools:
         tokens = [t.lower() for t in tool.name_tokens]
         # A name with no verb at all (``repo_pull_request``) is a router over its object,

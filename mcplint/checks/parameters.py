@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._paramtext import (
     declares_closed_set,
     description_of,
@@ -132,7 +133,7 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
                                   "enum": '["…", "…"] (the values it accepts)'}, tool)
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*")
+_IDENTIFIER = rx.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*")
 _NOT_A_CHOICE = frozenset({"true", "false", "none", "null", "default", "all", "any", "auto"})
 
 
@@ -147,7 +148,7 @@ def _identifier_default(schema: Mapping[str, Any]) -> str | None:
 
 # A sentence that opens with a short label and a colon lists what the label names
 # ("Travel mode: 'Car', 'Truck' or 'Walking'").
-_LABEL = re.compile(r"(?:^|[.!?]\s+)[A-Za-z][\w \-]{0,40}:\s")
+_LABEL = rx.compile(r"(?:^|[.!?]\s+)[A-Za-z][\w \-]{0,40}:\s")
 
 
 def _complete_list(text: str, options: Mapping[str, Any]) -> bool:
@@ -201,7 +202,7 @@ _KIND = {
 
 def _compiled(pattern: str) -> re.Pattern[str]:
     try:
-        return re.compile(pattern, re.IGNORECASE)
+        return rx.compile(pattern, re.IGNORECASE)
     except re.error as exc:
         raise ValueError(f"shape {pattern!r} is not a regular expression: {exc}") from exc
 

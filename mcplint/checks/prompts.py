@@ -7,10 +7,10 @@ so they run on server snapshots, live servers and server sets alike.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._text import lowered
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.loaders.jsonsource import join_pointer
@@ -18,7 +18,7 @@ from mcplint.model import Manifest
 from mcplint.names import singular, split_name
 
 _KINDS = {"prompts": "Prompt", "resources": "Resource", "resourceTemplates": "Resource template"}
-_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_WORD = rx.compile(r"[A-Za-z][A-Za-z'-]*")
 
 _VAGUE_OPTIONS = {
     "min-words": {"type": "integer", "minimum": 1, "default": 3,

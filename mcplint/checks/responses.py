@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._prefilter import LiteralIndex, required
 from mcplint.checks._text import lowered
 from mcplint.checks.base import WORDS, Context, Hit, Target, check
@@ -28,7 +29,7 @@ def _pattern(text: str) -> re.Pattern[str] | None:
     if not text:
         return None
     try:
-        return re.compile(text, re.IGNORECASE)
+        return rx.compile(text, re.IGNORECASE)
     except re.error as exc:
         raise ValueError(f"{text!r} is not a regular expression: {exc}") from exc
 

@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._text import Patterns, compile_patterns, first_match
 from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
 from mcplint.findings import Severity
@@ -149,7 +150,7 @@ def _in_flag(text: str, i: int) -> bool:
     return j > 0 and text[j - 1] == "\U0001F3F4"
 
 
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_WORD = rx.compile(r"[^\W\d_]+", re.UNICODE)
 
 
 def _homoglyph_word(text: str, confusables: str) -> str | None:

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.checks._plainschema import DIALECTS, plainly_valid
 from mcplint.checks.base import Context, Hit, Target, check
 from mcplint.findings import Edit
@@ -41,7 +42,7 @@ def name_pattern(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
             tool,
         )
         return
-    allowed = re.compile(f"[{options['characters']}]")
+    allowed = rx.compile(f"[{options['characters']}]")
     max_length = options["max-length"]
     bad = sorted({c for c in raw if not allowed.fullmatch(c)})
     if not bad and len(raw) <= max_length:
@@ -262,7 +263,7 @@ def _unknown_keys(
     mapping: Mapping[str, Any], pointer: str, tool: Tool, options: Mapping[str, Any]
 ) -> Iterator[Hit]:
     known: list[str] = list(options["known-keys"])
-    allowed = [re.compile(p) for p in options["allow-patterns"]]
+    allowed = [rx.compile(p) for p in options["allow-patterns"]]
     for key in mapping:
         if key in known or any(p.search(key) for p in allowed):
             continue

@@ -63,14 +63,22 @@ def _store(path: Path, data: dict[str, Any]) -> None:
 def store_json(path: Path, data: Any, prefix: str) -> bool:
     """Write ``data`` as JSON to ``path`` in the cache, whole or not at all; False on trouble."""
     try:
-        encoded = json.dumps(data, ensure_ascii=False)
+        encoded = json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError):
+        return False
+    return store_bytes(path, encoded, prefix)
+
+
+def store_bytes(path: Path, data: bytes, prefix: str) -> bool:
+    """Write ``data`` to ``path`` in the cache, whole or not at all; False on trouble."""
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written aside and renamed, so a concurrent run never reads half a file.
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(encoded)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temp, path)
-    except (OSError, TypeError, ValueError):
+    except OSError:
         return False
     _prune(path.parent)
     return True
@@ -83,7 +91,8 @@ _MAX_AGE_S = 30 * 24 * 3600
 
 def _prune(folder: Path) -> None:
     cutoff = time.time() - _MAX_AGE_S
-    for pattern in ("pack-*.json", "literals-*.json", ".pack-*.tmp", ".literals-*.tmp"):
+    for pattern in ("pack-*.json", "literals-*.json", "regex-*.marshal",
+                    ".pack-*.tmp", ".literals-*.tmp", ".regex-*.tmp"):
         for old in folder.glob(pattern):
             try:
                 if old.stat().st_mtime < cutoff:

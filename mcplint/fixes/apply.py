@@ -12,17 +12,17 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.findings import Fix, TextEdit
 from mcplint.fixes.insert import resolve_pointer
 from mcplint.loaders.jsonsource import Document, ParseError, parse_json
 
 # Python's universal newlines, which the loader reads with: positions count lines this way.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = rx.compile(r"\r\n|\r|\n")
 MAX_ROUNDS = 10
 
 _Point = tuple[int, int]

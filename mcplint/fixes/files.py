@@ -11,13 +11,13 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
-import re
 import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcplint import regex_cache as rx
 from mcplint.config import Config, discover, parse_config
 from mcplint.engine.linter import Linter, Selection
 from mcplint.findings import Fix, InputError
@@ -193,7 +193,7 @@ def write(fix: FileFix) -> str | None:
     return None
 
 
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+_LINE = rx.compile(r"[^\n]*\n|[^\n]+")
 
 
 def _diff_names(path: str) -> tuple[str, str]:

@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.findings import Edit, TextEdit
 from mcplint.loaders.jsonsource import TOKEN, Document, next_token
 
-_INDENTED_LINE = re.compile(r"^([ \t]+)\S", re.M)
-_KEY_SEPARATOR = re.compile(r'"\s*:( ?)')
+_INDENTED_LINE = rx.compile(r"^([ \t]+)\S", re.M)
+_KEY_SEPARATOR = rx.compile(r'"\s*:( ?)')
 _DEFAULT_UNIT = "  "
 
 

@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from mcplint import regex_cache as rx
 from mcplint.loaders.jsonsource import ParseError, parse_json
 
 if sys.version_info >= (3, 11):
@@ -139,7 +140,7 @@ def read_intents(path: str) -> tuple[list[Intent], _Places]:
 
 
 _KEYS = frozenset({"request", "tool", "not", "server"})
-_HAS_WORD = re.compile(r"[A-Za-z0-9]")
+_HAS_WORD = rx.compile(r"[A-Za-z0-9]")
 
 
 def _name(value: Any) -> bool:

@@ -7,13 +7,13 @@ stays instant.
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from mcplint import regex_cache as rx
 from mcplint.live.settings import DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, SdkMissing
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ _OPTIONS = (
 )
 
 
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = rx.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _fail(message: str) -> None:

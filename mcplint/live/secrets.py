@@ -15,21 +15,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
+from mcplint import regex_cache as rx
+
 MASK = "***"
 # Shorter values ("1", "on") are no secrets, and masking them everywhere would garble text.
 MIN_SECRET = 4
 
 _WORDS = r"key|token|secret|passw|pass\b|pwd|auth|credential|cookie"
-_SECRET_NAME = re.compile(_WORDS, re.I)
+_SECRET_NAME = rx.compile(_WORDS, re.I)
 _WORD = rf"[A-Za-z0-9_.-]*(?:{_WORDS})[A-Za-z0-9_.-]*"
 # --api-key X, --token=X, -password 'X'
-_FLAG_VALUE = re.compile(rf"(?i)(?<![\w-])(--?{_WORD})(=|[ \t]+)(['\"]?)([^\s'\",;]+)")
+_FLAG_VALUE = rx.compile(rf"(?i)(?<![\w-])(--?{_WORD})(=|[ \t]+)(['\"]?)([^\s'\",;]+)")
 # API_KEY=X, db_password=X
-_ASSIGNMENT = re.compile(rf"(?i)(?<![\w-])([A-Za-z_]{_WORD})=(['\"]?)([^\s'\",;&]+)")
+_ASSIGNMENT = rx.compile(rf"(?i)(?<![\w-])([A-Za-z_]{_WORD})=(['\"]?)([^\s'\",;&]+)")
 # "api_key": "X"
-_COLON_VALUE = re.compile(rf"(?i)([\"']{_WORD}[\"']\s*:\s*)([\"'])([^\"'\n]+)\2")
-_BEARER = re.compile(r"(?i)\b(bearer)\s+([A-Za-z0-9._~+/=-]{8,})")
-_URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s'\"<>()\[\]{}`]+")
+_COLON_VALUE = rx.compile(rf"(?i)([\"']{_WORD}[\"']\s*:\s*)([\"'])([^\"'\n]+)\2")
+_BEARER = rx.compile(r"(?i)\b(bearer)\s+([A-Za-z0-9._~+/=-]{8,})")
+_URL = rx.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s'\"<>()\[\]{}`]+")
 _TRAILING = ".,;:!?"
 
 

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcplint import regex_cache as rx
 from mcplint.live.targets import HTTP, SSE, STDIO, LiveTarget
 from mcplint.loaders.configshape import servers_of
 from mcplint.loaders.jsonsource import Document, ParseError, Position, parse_json
 
 CONFIG_NAMES = {"claude_desktop_config.json", ".mcp.json", "mcp.json", "mcp_config.json"}
-_VARIABLE = re.compile(r"\$\{([^}]*)\}")
+_VARIABLE = rx.compile(r"\$\{([^}]*)\}")
 _TRANSPORTS = {"stdio": STDIO, "http": HTTP, "streamable-http": HTTP, "streamablehttp": HTTP,
                "sse": SSE}
 
@@ -59,7 +60,7 @@ class _Unresolved(Exception):
     pass
 
 
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = rx.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class _Expander:

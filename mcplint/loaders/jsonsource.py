@@ -21,9 +21,11 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # C, not in t
 from json.scanner import make_scanner
 from typing import Any
 
+from mcplint import regex_cache as rx
+
 # Strings are unrolled (``[^"\\]*(?:\\.[^"\\]*)*``) so the engine does not alternate per char.
 # The JSON (and JSONC) tokens, whitespace skipped: also what mcplint.reporters.regions scans.
-TOKEN = re.compile(
+TOKEN = rx.compile(
     r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
     r"|//[^\n]*"
     r"|/\*.*?\*/"
@@ -121,7 +123,7 @@ class Document:
         return position_at(self.line_starts, offset)
 
 
-_NEWLINE = re.compile("\n")
+_NEWLINE = rx.compile("\n")
 
 
 def _nearest(offsets: Mapping[str, int], pointer: str) -> int:
@@ -271,7 +273,7 @@ def _scan(text: str) -> _Scan:
     return found
 
 
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_WHITESPACE = rx.compile(r"[ \t\n\r]*")
 
 
 def _skip_whitespace(text: str, at: int) -> int:

@@ -21,10 +21,11 @@ import re
 
 from markupsafe import Markup, escape
 
+from mcplint import regex_cache as rx
 from mcplint.reporters.visible import reveal
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^`]*$")
-_ITEM = re.compile(r"^[-*] +")
+_FENCE = rx.compile(r"^ {0,3}(`{3,}|~{3,})[^`]*$")
+_ITEM = rx.compile(r"^[-*] +")
 
 
 def _text(text: str) -> str:

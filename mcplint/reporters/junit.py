@@ -12,17 +12,17 @@ goes in.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
+from mcplint import regex_cache as rx
 from mcplint.findings import Finding, InputError
 from mcplint.loaders.files import STDIN
 from mcplint.reporters import ReportOptions, manifest_place
 from mcplint.reporters.visible import reveal
 from mcplint.run import FileSummary, Report
 
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NOT_XML = rx.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 SERVER = "(server)"
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from mcplint import regex_cache as rx
 from mcplint.findings import Finding, Severity
 from mcplint.links import documented, rule_url
 from mcplint.reporters import ReportOptions, printable, unfixable_files
@@ -26,9 +27,9 @@ COLLAPSE_ABOVE = 15
 # GitHub rejects comments over 65,536 characters; stop listing well before that.
 MAX_CHARS = 60_000
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~#<>$])")
+_MARKDOWN_SPECIAL = rx.compile(r"([\\`*_\[\]|~#<>$])")
 # GitHub links bare URLs and www. names by itself; an escaped ":" or "." stops it.
-_AUTOLINK = re.compile(r"(?<=[A-Za-z0-9])(:)(?=//)|(?<![A-Za-z0-9.])(www)(\.)", re.I)
+_AUTOLINK = rx.compile(r"(?<=[A-Za-z0-9])(:)(?=//)|(?<![A-Za-z0-9.])(www)(\.)", re.I)
 
 
 def _no_mentions(value: str) -> str:

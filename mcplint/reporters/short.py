@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from mcplint import regex_cache as rx
+
 # Past LONG characters a sentence is cut at its first clause; past WIDE, its asides go.
 LONG = 90
 WIDE = 100
@@ -22,14 +24,14 @@ _OPEN = {"(": ")", "[": "]", "{": "}"}
 _QUOTES = {'"': '"', "`": "`", "\u201c": "\u201d"}
 _ABBREVIATIONS = frozenset(("e.g", "i.e", "etc", "vs", "cf"))
 # A colon before a JSON literal is a key and its value ("readOnlyHint: true"), not a clause.
-_VALUE = re.compile(r"(true|false|null)\b")
-_WORD = re.compile(r"[A-Za-z]\w*")
+_VALUE = rx.compile(r"(true|false|null)\b")
+_WORD = rx.compile(r"[A-Za-z]\w*")
 # Not ", which": what follows it is often the problem itself ("..., which changes state").
 _CONNECTORS = (", so ", ", and ")
 
 
 # What the scan must see: a quoted stretch (skipped whole), a bracket, or a punctuation mark.
-_TOKEN = re.compile(r'"[^"]*"?|`[^`]*`?|\u201c[^\u201d]*\u201d?|[()\[\]{}.?!:;,]')
+_TOKEN = rx.compile(r'"[^"]*"?|`[^`]*`?|\u201c[^\u201d]*\u201d?|[()\[\]{}.?!:;,]')
 
 
 def _top_level(text: str, stop_at_sentence: bool = False) -> list[int]:

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from itertools import groupby
 from typing import TextIO
 
+from mcplint import regex_cache as rx
 from mcplint.findings import Finding, Severity
 from mcplint.reporters import (
     ReportOptions,
@@ -41,7 +42,7 @@ FIXABLE = "[*]"
 Segment = tuple[str, str]  # (text, SGR parameters; "" for unstyled)
 # The start of a line a CI runner reads as a command: GitHub Actions' ``::name::`` and
 # ``##[name]``, Azure Pipelines' ``##vso[``; blanks and a colour code may come first.
-_COMMAND = re.compile(r"^((?:\x1b\[[0-9;]*m)?[ \t]*)(##(?:vso)?\[|::)", re.MULTILINE)
+_COMMAND = rx.compile(r"^((?:\x1b\[[0-9;]*m)?[ \t]*)(##(?:vso)?\[|::)", re.MULTILINE)
 
 
 def _defuse(match: re.Match[str]) -> str:

@@ -25,6 +25,8 @@ import re
 import unicodedata
 from functools import cache
 
+from mcplint import regex_cache as rx
+
 # Categories whose characters draw nothing, or act on the text around them.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 # Letters and marks by category that nonetheless draw nothing (SEC002 lists them too).
@@ -59,7 +61,7 @@ def _pattern() -> re.Pattern[str]:
                     and unicodedata.category(chr(c)) in _HIDDEN_CATEGORIES} | set(_BLANK))
     hidden = _ranges(codes)
     visible_non_ascii = f"[^\\x00-\\x7f{hidden}]"
-    return re.compile(
+    return rx.compile(
         # Kept: a flag's tag sequence, a joiner inside a script or an emoji sequence, CRLF.
         f"(?P<keep>{_BLACK_FLAG}[{_TAGS}]{{1,12}}{_CANCEL_TAG}"
         f"|(?<={visible_non_ascii})[\u200c\u200d](?={visible_non_ascii}))"
@@ -100,7 +102,7 @@ def reveal(text: str) -> str:
     return _pattern().sub(_replace, text)
 
 
-_VARIATION_RUN = re.compile(f"[{_VARIATION_SELECTORS}]{{2}}")
+_VARIATION_RUN = rx.compile(f"[{_VARIATION_SELECTORS}]{{2}}")
 
 
 def _plain(text: str) -> bool:
@@ -115,7 +117,7 @@ def _plain(text: str) -> bool:
             and _VARIATION_RUN.search(text) is None)
 
 
-_ASCII_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_ASCII_HIDDEN = rx.compile("[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def _ascii_plain(text: str) -> bool:

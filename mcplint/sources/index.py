@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcplint import regex_cache as rx
 from mcplint.sources.definitions import Definition
 from mcplint.sources.literal import literal_definitions
 from mcplint.sources.python import python_definitions
@@ -25,7 +26,7 @@ _MARKERS = {
     GO: ("NewTool", "Tool{"),
 }
 # What a tool name is made of as a word of source text (the spec's name characters).
-_WORD = re.compile(r"[A-Za-z0-9_.\-]+")
+_WORD = rx.compile(r"[A-Za-z0-9_.\-]+")
 _FEW = 32
 
 

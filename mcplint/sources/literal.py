@@ -21,16 +21,17 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from mcplint import regex_cache as rx
 from mcplint.findings import SourceLocation
 from mcplint.sources.definitions import Definition
 from mcplint.sources.walk import GO
 
 STR, ID, PUNCT, REGEX = "str", "id", "punct", "regex"
-_WORD = re.compile(r"[\w$]+")
-_SKIP = re.compile(r"(?:\s+|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))+")
-_DOUBLE = re.compile(r'"([^"\\\n]*)"')
-_SINGLE = re.compile(r"'([^'\\\n]*)'")
-_TEMPLATE = re.compile(r"`((?:[^`\\$]|\$(?!\{))*)`")
+_WORD = rx.compile(r"[\w$]+")
+_SKIP = rx.compile(r"(?:\s+|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z))+")
+_DOUBLE = rx.compile(r'"([^"\\\n]*)"')
+_SINGLE = rx.compile(r"'([^'\\\n]*)'")
+_TEMPLATE = rx.compile(r"`((?:[^`\\$]|\$(?!\{))*)`")
 # After these, a "/" starts a regex literal rather than dividing.
 _REGEX_AFTER_PUNCT = frozenset("(,=:[!&|?{};+-*%<>~^")
 _REGEX_AFTER_WORD = frozenset({"return", "typeof", "case", "do", "else", "in", "of", "new",

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import ast
 import inspect
-import re
 import textwrap
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from mcplint import regex_cache as rx
 from mcplint.findings import SourceLocation
 from mcplint.sources.definitions import Definition
 
-_DEF = re.compile(r"(?:async\s+)?def\s+")
+_DEF = rx.compile(r"(?:async\s+)?def\s+")
 # How deep a module constant may refer to another before the chain counts as computed.
 _MAX_INDIRECTION = 4
 

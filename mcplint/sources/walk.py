@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcplint import regex_cache as rx
+
 PYTHON = "python"
 SCRIPT = "script"  # TypeScript and JavaScript
 GO = "go"
@@ -39,7 +41,7 @@ class SourceFile:
 
 
 _TEST_FOLDERS = frozenset({"test", "tests", "__tests__", "testdata", "testing", "spec", "e2e"})
-_TEST_FILE = re.compile(r"(^test_.*\.py|_test\.(py|go)|^conftest\.py"
+_TEST_FILE = rx.compile(r"(^test_.*\.py|_test\.(py|go)|^conftest\.py"
                         r"|\.(test|spec)\.[cm]?[jt]sx?)$")
 
 
