@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Literal
 
@@ -52,13 +51,16 @@ def _part_case(part: str) -> str:
     return "pascal" if part[0].isupper() else "camel"
 
 
+_NAME_CHARS = rx.compile(r"[A-Za-z0-9_.\-]+")
+
+
 def name_style(name: str) -> Style:
     """The case convention a name is written in; ``single`` fits every style (``search``).
 
     An all-capitals part between separators is an acronym and fits a lower-case style
     (``API-get-user`` is kebab, ``list_S3_buckets`` snake).
     """
-    if not name or not re.fullmatch(r"[A-Za-z0-9_.\-]+", name):
+    if not name or not _NAME_CHARS.fullmatch(name):
         return "other"
     parts = [p for p in _PART.split(name) if p]
     if not parts:

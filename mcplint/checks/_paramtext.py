@@ -187,23 +187,29 @@ class Listing:
     examples: bool
 
 
+_QUOTE_RE = rx.compile(_QUOTE)
+
+
 def _quoted_values(match: re.Match[str]) -> list[str]:
-    return [next(g for g in groups if g) for groups in re.findall(_QUOTE, match.group(0))]
+    return [next(g for g in groups if g) for groups in _QUOTE_RE.findall(match.group(0))]
 
 
 # "a, b and c": after a comma, "and" ends a list as "or" does; "a and b" alone names two things.
 _LAST_AND = rx.compile(r",\s*and\s+|(?<=\w)\s+and\s+(?=[^,]*$)", re.IGNORECASE)
+_LIST_LEAD = rx.compile(r"^(?:either|one of|only)\s+", re.IGNORECASE)
+_BARE_SEP_RE = rx.compile(_BARE_SEP)
+_BARE_RE = rx.compile(_BARE)
 
 
 def _bare_values(text: str) -> list[str] | None:
     """``a, b, or c`` (or ``a, b and c``) with single-word items only, or None when the text
     is not such a list."""
     text = text.strip().rstrip(".;)]")
-    text = re.sub(r"^(?:either|one of|only)\s+", "", text, flags=re.IGNORECASE)
+    text = _LIST_LEAD.sub("", text)
     if "," in text:
         text = _LAST_AND.sub(", ", text)
-    parts = [p.strip().strip("'\"`") for p in re.split(_BARE_SEP, text) if p.strip()]
-    if len(parts) < 2 or not all(re.fullmatch(_BARE, p) for p in parts):
+    parts = [p.strip().strip("'\"`") for p in _BARE_SEP_RE.split(text) if p.strip()]
+    if len(parts) < 2 or not all(_BARE_RE.fullmatch(p) for p in parts):
         return None
     return parts
 
@@ -216,9 +222,13 @@ def _about_other_values(text: str, start: int, siblings: frozenset[str] = frozen
     named = _NAMED_OTHER.search(before)
     if named and named.group(1).lower() in siblings:
         return True
-    return re.search(r"\b(?:for|when|if|with|unless|is|are)\s*(?::\s*)?$",
-                     before, re.IGNORECASE) is not None and not re.search(
-        r"\b(?:values?|options?|one of)\s+(?:is|are)\s*(?::\s*)?$", before, re.IGNORECASE)
+    return (_CONDITION_END.search(before) is not None
+            and not _VALUES_ARE_END.search(before))
+
+
+_CONDITION_END = rx.compile(r"\b(?:for|when|if|with|unless|is|are)\s*(?::\s*)?$", re.IGNORECASE)
+_VALUES_ARE_END = rx.compile(r"\b(?:values?|options?|one of)\s+(?:is|are)\s*(?::\s*)?$",
+                             re.IGNORECASE)
 
 
 # A parameter's name, then what sets it: "mode set to", "`format` =", "type equals".
@@ -226,8 +236,11 @@ _NAMED_OTHER = rx.compile(r"[`'\"]?(\w+)[`'\"]?\s*(?:set\s+to|=|==|equals|is|are
                           re.IGNORECASE)
 
 
+_QUOTED_SPAN = rx.compile(r"'[^']{0,200}'|\"[^\"]{0,200}\"")
+
+
 def _in_quotes(text: str, start: int, end: int) -> bool:
-    spans = re.finditer(r"'[^']{0,200}'|\"[^\"]{0,200}\"", text)
+    spans = _QUOTED_SPAN.finditer(text)
     return any(m.start() < start and end < m.end() for m in spans)
 
 
@@ -238,6 +251,13 @@ def _preceded_by_example(text: str, start: int) -> bool:
     if ends:
         window = window[ends[-1].end():]
     return bool(_EXAMPLE_CUE.search(window))
+
+
+_COLON_NEXT = rx.compile(r"\s*:")
+_EXAMPLE_LEAD = rx.compile(r"^\s*(?:e\.g\.?|eg\.|for example|such as|like|ex\.)[\s,:]*",
+                           re.IGNORECASE)
+_COLON_LIST = rx.compile(r"(?<!\bfor):\s*([^.;:\n()]{3,200})(?:[.;\n(]|$)")
+_LOWER_WORD = rx.compile(r"[a-z]+")
 
 
 def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
@@ -258,7 +278,7 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
             f.lower() for f in forms}
 
     for match in _QUOTED_RUN.finditer(text):
-        if (re.match(r"\s*:", text[match.end():])
+        if (_COLON_NEXT.match(text, match.end())
                 or _about_other_values(text, match.start(), siblings)):
             continue  # keys of a JSON example, or the values of another parameter
         found.append((_quoted_values(match), _preceded_by_example(text, match.start())))
@@ -268,8 +288,7 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
     for match in _PAREN.finditer(text):
         inner = match.group(1)
         examples = bool(_EXAMPLE_CUE.search(inner))
-        inner = re.sub(r"^\s*(?:e\.g\.?|eg\.|for example|such as|like|ex\.)[\s,:]*", "", inner,
-                       flags=re.IGNORECASE)
+        inner = _EXAMPLE_LEAD.sub("", inner)
         values = _bare_values(inner)
         # Two bare words in brackets are as often kinds or forms of the value as values:
         # "owner (username or organization)", "timestamp (RFC3339 or Unix)".
@@ -284,10 +303,9 @@ def listed_values(text: str, lead_ins: Sequence[str], max_values: int,
     # is, or where the words before the colon name the parameter ("State on error: A, B, C");
     # others list something else ("Used for: list, get", "Modifiers: Control, Shift").
     # Two values there need the label to name the parameter ("Theme: light or dark").
-    colon = rx.compile(r"(?<!\bfor):\s*([^.;:\n()]{3,200})(?:[.;\n(]|$)")
     for number, sentence in enumerate(_SENTENCE_END.split(text)):
-        for match in colon.finditer(sentence):
-            lead_words = set(re.findall(r"[a-z]+", sentence[:match.start()].lower()))
+        for match in _COLON_LIST.finditer(sentence):
+            lead_words = set(_LOWER_WORD.findall(sentence[:match.start()].lower()))
             if number and not lead_words & own:
                 continue
             values = _bare_values(match.group(1))

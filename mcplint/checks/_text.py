@@ -27,6 +27,7 @@ _SENTENCE_END = rx.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
 _CODE = rx.compile(r"```.*?```", re.S)
 # An identifier as a tool name would be written in prose: letters, digits, _ . - inside.
 _IDENTIFIER = rx.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]")
+_LEADING_WORD = rx.compile(r"[A-Za-z0-9]+[_.\-]")
 
 
 def words(text: str) -> list[str]:
@@ -218,7 +219,7 @@ def _aliases(manifest: Manifest) -> Mapping[str, str]:
     aliases: dict[str, str] = {}
     shared: set[str] = set()
     for name in manifest.tools_by_name:
-        match = re.match(r"[A-Za-z0-9]+[_.\-]", name)
+        match = _LEADING_WORD.match(name)
         if match and len(split_name(name[match.end():])) >= 2:
             alias = name[match.end():]
             if alias in aliases and aliases[alias] != name:

@@ -225,14 +225,18 @@ def _named_output(schema: Any, generic: frozenset[str]) -> list[str]:
     return named
 
 
+_LIST_OPENING = rx.compile(r"^\s*:?\s*(?:\d{1,2}[.)]|[-*•])\s+")
+_CLAUSE_END = rx.compile(r"(?<=[.!?])\s|\n\s*\n")
+_CONDITION = rx.compile(r"\b(?:if|when|unless|whenever|in case)\b", re.IGNORECASE)
+
+
 def _clause_after(text: str, end: int, limit: int = 14) -> list[str]:
     # A cue that opens a list ("Returns:\n1. the user's id") is read from the first item.
-    rest = re.sub(r"^\s*:?\s*(?:\d{1,2}[.)]|[-*•])\s+", "", text[end:])
-    clause = re.split(r"(?<=[.!?])\s|\n\s*\n", rest, maxsplit=1)[0]
+    rest = _LIST_OPENING.sub("", text[end:])
+    clause = _CLAUSE_END.split(rest, maxsplit=1)[0]
     # What follows "if" is the condition, not the result: "Returns an error if the invoice
     # does not exist" says only that errors come back.
-    clause = re.split(r"\b(?:if|when|unless|whenever|in case)\b", clause, maxsplit=1,
-                      flags=re.IGNORECASE)[0]
+    clause = _CONDITION.split(clause, maxsplit=1)[0]
     return words(clause)[:limit]
 
 

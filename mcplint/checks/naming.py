@@ -357,7 +357,10 @@ def _one_edit(x: str, y: str) -> bool:
 
 def _digits_differ(x: str, y: str) -> bool:
     """v1 / v2, base32 / base64: a different number is a different thing, not a typo."""
-    return re.sub(r"\D", "", x) != re.sub(r"\D", "", y)
+    return _NOT_DIGIT.sub("", x) != _NOT_DIGIT.sub("", y)
+
+
+_NOT_DIGIT = rx.compile(r"\D")
 
 
 def _namespaces(by_core: Mapping[tuple[str, ...], list[int]], vocab: _Vocabulary

@@ -200,6 +200,10 @@ _KIND = {
 }
 
 
+# A bullet line of a description documents a nested field ("- assignee (optional): …").
+_BULLET_LINE = rx.compile(r"\s*[-*•]\s")
+
+
 def _compiled(pattern: str) -> re.Pattern[str]:
     try:
         return rx.compile(pattern, re.IGNORECASE)
@@ -386,7 +390,7 @@ def required_unclear(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
         if param.depth == 0 and has_text(param.schema):
             # Bullet lines document nested fields ("- assignee (optional): …"), not this one.
             texts[param.name] = "\n".join(line for line in (param.description or "").splitlines()
-                                          if not re.match(r"\s*[-*•]\s", line))
+                                          if not _BULLET_LINE.match(line))
     # Every parameter whose prose says required belongs in the one list the suggestion adds.
     wanted = [name for name, text in texts.items()
               if not listed and says_required and says_required.search(text)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -16,6 +15,9 @@ from mcplint.loaders.jsonsource import join_pointer
 from mcplint.model import Tool
 
 _STRING_LIST = {"type": "array", "items": {"type": "string"}}
+
+
+_UNDERSCORES = rx.compile("_+")
 
 
 @check(
@@ -56,7 +58,7 @@ def name_pattern(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterat
     plain = unicodedata.normalize("NFKD", raw).encode("ascii", "ignore").decode()
     plain = plain if len(plain) == len(unicodedata.normalize("NFKC", raw)) else raw
     fixed = "".join(c if allowed.fullmatch(c) else "_" for c in plain)
-    fixed = re.sub("_+", "_", fixed).strip("_")[:max_length] or "tool"
+    fixed = _UNDERSCORES.sub("_", fixed).strip("_")[:max_length] or "tool"
     fields = {"name": raw, "problem": " and ".join(problems), "suggestion": fixed}
     # A rename onto another tool's name would trade this finding for a duplicate.
     if fixed not in ctx.manifest.tools_by_name:
@@ -242,8 +244,11 @@ def required_exists(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Ite
                 yield Hit(join_pointer(join_pointer(pointer, "required"), index), fields, tool)
 
 
+_NOT_ALNUM = rx.compile(r"[^a-z0-9]")
+
+
 def _normalise_key(key: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", key.lower())
+    return _NOT_ALNUM.sub("", key.lower())
 
 
 def suggest_key(key: str, known: list[str]) -> str | None:

@@ -13,8 +13,6 @@ count pays nothing for it.
 
 from __future__ import annotations
 
-import re
-
 from mcplint import regex_cache as rx
 
 # Past LONG characters a sentence is cut at its first clause; past WIDE, its asides go.
@@ -66,9 +64,12 @@ def _ends_sentence(text: str, index: int) -> bool:
     return word not in _ABBREVIATIONS and not text[index + 2:index + 3].islower()
 
 
+_QUOTED = rx.compile(r'"[^"]*"')
+
+
 def _says_something(prefix: str) -> bool:
     """A clause worth keeping by itself: three words outside the quoted names."""
-    bare = re.sub(r'"[^"]*"', "", prefix)
+    bare = _QUOTED.sub("", prefix)
     return len(_WORD.findall(bare)) >= 3
 
 
