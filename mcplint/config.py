@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mcplint import tomltext
 from mcplint.findings import FAIL_ON
 from mcplint.profiles import PROFILE_NAMES
 from mcplint.revisions import REVISIONS
 
 if TYPE_CHECKING:
     import pathspec
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 CONFIG_FILES = (".mcplint.toml", "mcplint.toml", "pyproject.toml")
 DEFAULT_INCLUDE = ("**/*.json", "**/*.jsonc")
@@ -173,10 +168,14 @@ def parse_config(path: Path) -> Config | None:
     """Read one config file; ``None`` when it is a pyproject.toml without ``[tool.mcplint]``."""
     try:
         text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+                          ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
+    try:
+        data = tomltext.loads(text)
+    except ValueError as exc:  # tomllib.TOMLDecodeError
         raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
     where = "[tool.mcplint]" if path.name == "pyproject.toml" else "config"
     if path.name == "pyproject.toml":

@@ -305,3 +305,25 @@ def test_configured_plugin_adds_check_functions(project: Path, tmp_path: Path,
     assert stderr == ""
     assert _codes(report) == [("ACME001", "GET_USER")]
     assert code == 0
+
+
+def test_a_config_or_pack_that_is_not_utf8_is_an_input_error(project: Path) -> None:
+    # Latin-1 text (an "é" as the single byte 0xe9) where UTF-8 is required: a message that
+    # names the file and the byte, exit code 2, and no traceback.
+    config = project / "pyproject.toml"
+    config.write_bytes(b'[tool.mcplint]\nselect = ["caf\xe9"]\n')
+    code, report, err = _check(project, "servers/desk/tools.json")
+    assert code == 2 and report == {}
+    assert err.strip() == f"mcplint: {config}: not UTF-8 text (byte 29); save it as UTF-8"
+    pack = project / "rules" / "house.toml"
+    pack.parent.mkdir()
+    pack.write_bytes(b'[[rules]]\ncode = "HOUSE001"\nsummary = "caf\xe9"\n')
+    config.write_text('[tool.mcplint]\npacks = ["rules/house.toml"]\n', encoding="utf-8")
+    code, report, err = _check(project, "servers/desk/tools.json")
+    assert code == 2 and report == {}
+    assert f"{pack}: rule pack is not UTF-8 text (byte 42); save it as UTF-8" in err
+    assert "Traceback" not in err
+    # Bad TOML in UTF-8 is still reported as bad TOML.
+    config.write_text('[tool.mcplint\n', encoding="utf-8")
+    code, _, err = _check(project, "servers/desk/tools.json")
+    assert code == 2 and f"{config}: invalid TOML" in err

@@ -14,16 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from mcplint import tomltext
 
 # Part of every key, so a change in how packs are turned into data empties the cache.
 _FORMAT = "1"
@@ -51,7 +47,7 @@ def parsed_pack(text: str) -> dict[str, Any]:
             return data
     except (OSError, ValueError):
         pass
-    data = tomllib.loads(text)
+    data = tomltext.loads(text)
     _store(path, data)
     return data
 

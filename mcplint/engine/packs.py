@@ -10,18 +10,15 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from mcplint import tomltext
 from mcplint.checks.base import Check, Target
 from mcplint.engine.pack_cache import parsed_pack
 from mcplint.findings import Severity
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
-
-    import tomllib
 else:  # pragma: no cover
     from importlib.abc import Traversable
-
-    import tomli as tomllib
 
 # Fields every message template may use, whatever its check provides.
 COMMON_FIELDS = frozenset({"tool", "server", "file"})
@@ -194,8 +191,8 @@ def parse_pack(text: str, origin: str, checks: Mapping[str, Check],
     tests validate) to keep jsonschema out of a lint's start-up, and reads the pack's parsed
     form from the cache (see ``pack_cache``)."""
     try:
-        data = tomllib.loads(text) if validate else parsed_pack(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = tomltext.loads(text) if validate else parsed_pack(text)
+    except ValueError as exc:  # tomllib.TOMLDecodeError
         raise PackError(f"{origin}: invalid TOML: {exc}") from exc
     errors = []
     if validate:
@@ -254,6 +251,9 @@ def load_packs(
     for path in extra:
         try:
             sources.append((str(path), path.read_text(encoding="utf-8"), True))
+        except UnicodeDecodeError as exc:
+            raise PackError(f"{path}: rule pack is not UTF-8 text (byte {exc.start}); save it "
+                            "as UTF-8") from None
         except OSError as exc:
             raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from exc
     rules: dict[str, Rule] = {}
