@@ -615,3 +615,40 @@ def test_100_mb_strings(folder: Path, where: str) -> None:
         HANG_SECONDS = saved
     assert _good_in(result)
     assert result.exit_code == (2 if where == "tool" else 0)
+
+
+def test_a_file_is_read_by_its_size_and_whole_when_it_grew(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io as _io
+
+    from mcplint.loaders import reading
+
+    path = folder / "grows.json"
+    text = json.dumps(GOOD).encode()
+    path.write_bytes(text)
+    asked: list[int] = []
+    original_read = _io.BufferedReader.read
+
+    class Counting(_io.BufferedReader):
+        def read(self, size: int | None = -1, /) -> bytes:
+            asked.append(-1 if size is None else size)
+            return original_read(self, size)
+
+    real_fdopen = os.fdopen
+    monkeypatch.setattr(reading.os, "fdopen",
+                        lambda fd, mode: Counting(real_fdopen(fd, mode, buffering=0)))
+    # A regular file is asked for its size and one byte more, not for the 256 MB limit
+    # (read(n) allocates n bytes before reading).
+    assert reading.read_bytes(str(path)) == text
+    assert asked == [len(text) + 1]
+    # A file that grew after its size was taken (an editor still writing) is read whole.
+    asked.clear()
+    real_fstat = os.fstat
+
+    class Smaller:
+        def __init__(self, info: os.stat_result) -> None:
+            self.st_mode, self.st_size = info.st_mode, info.st_size - 10
+
+    monkeypatch.setattr(reading.os, "fstat", lambda fd: Smaller(real_fstat(fd)))
+    assert reading.read_bytes(str(path)) == text
+    assert asked == [len(text) - 9, reading.MAX_BYTES + 1 - (len(text) - 9)]

@@ -65,7 +65,12 @@ def read_bytes(path: str) -> bytes | LoadError:
                 return too_large(path)
             if nonblocking:
                 os.set_blocking(descriptor, True)
-            data = handle.read(MAX_BYTES + 1)
+            # read(n) allocates n bytes before it reads: ask a regular file for its size (and
+            # one byte more, to see it grew), not for the 256 MB limit every time.
+            size = info.st_size if stat.S_ISREG(info.st_mode) else MAX_BYTES
+            data = handle.read(size + 1)
+            if len(data) > size:
+                data += handle.read(MAX_BYTES + 1 - len(data))
     except OSError as exc:
         return LoadError(path, _WHOLE_FILE, f"cannot read: {exc.strerror or exc}")
     if len(data) > MAX_BYTES:
