@@ -5,7 +5,7 @@ hundred patterns of the built-in packs and modules that is 35–50 ms of every r
 a small lint, and the answer never changes for one pattern, flags and interpreter.  ``compile``
 keeps the generated program (a list of integers, what ``re`` hands to the C engine) in the
 user's cache directory and builds the pattern from it with ``_sre.compile``, as ``re`` itself
-does: about 6 µs a pattern instead of 200.
+does: about 2 µs a pattern instead of about 250 (138 patterns: 0.3 ms against 36).
 
 The program is only valid for the interpreter that generated it, so the file is named for the
 Python version, the C engine's ``MAGIC`` and this module's own source; the engine also checks
