@@ -47,6 +47,9 @@ except ImportError:  # pragma: no cover - an interpreter without them
 _Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 
 _entries: dict[tuple[int, str], _Entry] | None = None
+# The patterns built in this process: a rule that compiles its option per tool gets the same
+# object back, as from re's own cache, instead of a new one.
+_built: dict[tuple[int, str], re.Pattern[str]] = {}
 _pid = 0
 _changed = False
 _path: Path | None = None
@@ -94,12 +97,16 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     global _changed
     if not _BUILD or not isinstance(pattern, str):
         return re.compile(pattern, flags)
-    entries = _entries if _entries is not None else _load()
     key = (int(flags), pattern)
+    known = _built.get(key)
+    if known is not None:
+        return known
+    entries = _entries if _entries is not None else _load()
     entry = entries.get(key)
     if entry is not None:
         try:
             built: re.Pattern[str] = _sre.compile(pattern, *entry)
+            _built[key] = built
             return built
         except Exception:  # a program this interpreter refuses: compile it afresh
             del entries[key]
@@ -111,6 +118,7 @@ def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     except Exception:  # re's internals are not what this module expects
         return re.compile(pattern, flags)
     entries[key] = entry
+    _built[key] = built
     _changed = True
     return built
 

@@ -73,6 +73,7 @@ def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """This process's cache state, emptied and pointed at a folder of the test's own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(regex_cache, "_entries", None)
+    monkeypatch.setattr(regex_cache, "_built", {})
     monkeypatch.setattr(regex_cache, "_changed", False)
     return tmp_path
 
@@ -135,6 +136,7 @@ def test_every_pack_option_compiles_through_the_cache_as_re_does(fresh: Path) ->
     regex_cache.save()
     # Built again from what was stored, each is still the same program.
     regex_cache._entries = None
+    regex_cache._built.clear()
     for source, expected in valid.items():
         assert regex_cache.compile(source, re.IGNORECASE) == expected, source
     assert not regex_cache._changed
@@ -152,6 +154,13 @@ def test_a_broken_cache_file_is_ignored_and_replaced(tmp_path: Path) -> None:
     # A file of the right format but the wrong content (a list, not a mapping) too.
     stored.write_bytes(marshal.dumps([1, 2, 3]))
     assert _findings(_lint(tmp_path)) == expected
+
+
+def test_a_pattern_asked_for_again_is_the_same_object(fresh: Path) -> None:
+    # Rules that compile an option's pattern for each tool get re's own caching behaviour.
+    first = regex_cache.compile(r"\bsecret\w*", re.I)
+    assert regex_cache.compile(r"\bsecret\w*", re.I) is first
+    assert regex_cache.compile(r"\bsecret\w*") is not first
 
 
 def test_a_program_the_engine_refuses_is_compiled_afresh(fresh: Path) -> None:
