@@ -95,8 +95,8 @@ def _entry(pattern: str, flags: int) -> _Entry:
 def compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, from the machine's cache of compiled programs."""
     global _changed
-    if not _BUILD or not isinstance(pattern, str):
-        return re.compile(pattern, flags)
+    if not _BUILD or not isinstance(pattern, str) or flags & re.DEBUG:
+        return re.compile(pattern, flags)  # DEBUG prints the program as it is compiled
     key = (int(flags), pattern)
     known = _built.get(key)
     if known is not None:
