@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.model import Manifest, Tool
@@ -49,8 +49,7 @@ def _key(sentence: str) -> str | None:
     return _SPACE.sub(" ", text.lower()).rstrip(" .!?;")
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     start: int
     end: int
     key: str | None
@@ -69,8 +68,7 @@ def spans(text: str) -> list[Span]:
     return found
 
 
-@dataclass(frozen=True)
-class Repeated:
+class Repeated(NamedTuple):
     """One repeated passage: sentences that the same tools share, in the order written."""
 
     sentences: tuple[str, ...]  # as the first tool writes them
@@ -81,8 +79,7 @@ class Repeated:
         return " ".join(self.sentences)
 
 
-@dataclass(frozen=True)
-class Boilerplate:
+class Boilerplate(NamedTuple):
     """A server's boilerplate and each tool's own text."""
 
     keys: frozenset[str]

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.model import Parameter, Tool
@@ -179,8 +178,7 @@ _PLACEHOLDER = rx.compile(r"YYYY|yyyy|MM-|HH:|\{|\}|<|>|\*|\$|\d{4}-\d\d|\d\d:\d
 _BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "0", "1"})
 
 
-@dataclass(frozen=True)
-class Listing:
+class Listing(NamedTuple):
     """Values a description offers for a parameter, and whether it offers them as examples."""
 
     values: tuple[str, ...]

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.checks._writes import Reading, Vocabulary, description_verb
@@ -21,8 +20,7 @@ from mcplint.model import Parameter, Tool
 from mcplint.names import split_name
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     """The object a member is added to: its pointer, and how a suggestion names it."""
 
     pointer: str

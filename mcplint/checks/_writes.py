@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.checks._paramtext import listed_values
@@ -176,8 +176,7 @@ def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
     )
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """A tool's effect and the evidence for it, phrased for a message ("its name says delete")."""
 
     effect: Effect
@@ -470,8 +469,7 @@ class Guards:
         )
 
 
-@dataclass(frozen=True)
-class PairMember:
+class PairMember(NamedTuple):
     tool: Tool
     partner: Tool
     confirms: bool  # the committing side (confirm_, apply_, execute_) rather than the preview

@@ -20,8 +20,7 @@ import heapq
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.checks._boilerplate import Boilerplate
@@ -82,8 +81,7 @@ def _product_words(manifest: Manifest) -> frozenset[str]:
 
 # --- vague ---------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Residue:
+class _Residue(NamedTuple):
     words: tuple[str, ...]  # content words as written, first occurrence of each stem
 
 
@@ -426,8 +424,7 @@ def description_tokens(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> 
 
 # --- overlapping pairs -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class _Shape:
+class _Shape(NamedTuple):
     """A tool name read as an action on an object: ``jira_batch_create_issues`` is ``create``
     on ``issue`` (plural) in the namespace ``jira``, with the modifier ``batch`` set aside."""
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.checks.base import PATTERNS, Context, Hit, Target, check
@@ -28,8 +27,7 @@ _DYNAMIC = frozenset({"items", "prefixItems", "additionalProperties", "patternPr
                       "definitions", "dependentSchemas", "contains"})
 
 
-@dataclass(frozen=True)
-class Declaration:
+class Declaration(NamedTuple):
     """One ``x-mcp-header`` found in an input schema."""
 
     value: Any

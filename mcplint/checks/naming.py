@@ -33,7 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.checks._text import named_siblings
@@ -163,8 +163,7 @@ class _Vocabulary:
         return any(longer == prefix + shorter for prefix in self.reversing)
 
 
-@dataclass(frozen=True)
-class _Name:
+class _Name(NamedTuple):
     tool: Tool
     tokens: tuple[str, ...]  # as written, lower-cased
     core: tuple[str, ...]  # canonical words without modifiers
@@ -183,8 +182,7 @@ def _names(tools: Sequence[Tool], vocab: _Vocabulary) -> list[_Name]:
 
 
 # A reason is what sets two names apart, in words, and the kind of advice that fits it.
-@dataclass(frozen=True)
-class _Pair:
+class _Pair(NamedTuple):
     first: _Name
     second: _Name
     # "same", "word" or "extra"; the weak kinds, reported at info: "appended" (one word

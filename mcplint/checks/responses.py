@@ -12,9 +12,8 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.checks._prefilter import LiteralIndex, required
@@ -86,8 +85,7 @@ _LIST_OPTIONS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class _Shape:
+class _Shape(NamedTuple):
     """What a tool's surface says about the size of its result."""
 
     is_list: bool
