@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from mcplint import regex_cache
 from mcplint.config import Config, ConfigError, discover, parse_config
@@ -226,8 +226,7 @@ def run(
                   dict(sorted(rules.items())), tuple(notes), tuple(messages))
 
 
-@dataclass(frozen=True)
-class _Read:
+class _Read(NamedTuple):
     """One file target, read and linted, in this process or a worker."""
 
     summary: FileSummary

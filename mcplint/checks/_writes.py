@@ -454,8 +454,7 @@ def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | N
 
 # --- confirmation paths ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Guards:
+class Guards(NamedTuple):
     pairs: tuple[tuple[str, str], ...]
     parameters: Sequence[re.Pattern[str]]
     phrases: Sequence[re.Pattern[str]]

@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
@@ -97,8 +96,7 @@ def _compile(pattern: str) -> re.Pattern[str] | None:
                          ) from exc
 
 
-@dataclass(frozen=True)
-class _Vocabulary:
+class _Vocabulary(NamedTuple):
     synonyms: Mapping[str, str]  # word → the first word of its group
     modifiers: frozenset[str]
     antonyms: frozenset[frozenset[str]]

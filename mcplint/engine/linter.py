@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint.checks.base import Context, GroupContext, Hit, Target
 from mcplint.config import Config, ConfigError, Override, matches_any
@@ -34,8 +34,7 @@ class Selection:
     plugin: str | None = None
 
 
-@dataclass(frozen=True)
-class Linted:
+class Linted(NamedTuple):
     findings: tuple[Finding, ...]
     tokens: int  # the whole manifest's tool definitions
     tool_tokens: tuple[int, ...]  # per tool, in manifest order
@@ -48,8 +47,7 @@ class ActiveRule:
     severity: Severity | None  # set only when the user chose one
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(NamedTuple):
     rules: Mapping[str, ActiveRule]
 
     def for_target(self, target: Target) -> list[ActiveRule]:

@@ -12,8 +12,7 @@ import bisect
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcplint import regex_cache as rx
 from mcplint.findings import Edit, TextEdit
@@ -24,8 +23,7 @@ _KEY_SEPARATOR = rx.compile(r'"\s*:( ?)')
 _DEFAULT_UNIT = "  "
 
 
-@dataclass(frozen=True)
-class _Object:
+class _Object(NamedTuple):
     """What the insertion needs to know about one object's text."""
 
     open: int  # offset of "{"
@@ -38,8 +36,7 @@ class _Object:
     key_separator: str | None  # ": " or ":" as written in this object, if it has members
 
 
-@dataclass(frozen=True)
-class _Style:
+class _Style(NamedTuple):
     unit: str  # one level of indentation in this file
     key_separator: str
     expand_arrays: bool  # whether this file writes arrays of scalars one item per line

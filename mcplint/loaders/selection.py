@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mcplint.config import Config, matches_any
 from mcplint.loaders.files import STDIN, Source
@@ -32,8 +32,7 @@ class FileOptions:
     skip_non_manifests: bool = False
 
 
-@dataclass(frozen=True)
-class Selected:
+class Selected(NamedTuple):
     """What one target selects."""
 
     target: str
