@@ -133,6 +133,23 @@ def test_small_static_lint_does_not_import_multiprocessing_or_pathspec(tmp_path:
     assert last_line(result) == "[]"
 
 
+def test_a_lint_with_no_config_file_reads_no_toml_and_no_package_resources(
+        tmp_path: Path) -> None:
+    # The built-in packs come from the cache and from a folder on the file system, so neither
+    # the TOML parser nor importlib's resource readers are needed (issue 12: about 10 ms); a
+    # config file brings the parser back.
+    manifest = tmp_path / "server.json"
+    manifest.write_text((ROOT / "examples" / "support-desk.json").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+    loaded = ("sorted(m for m in sys.modules if m in "
+              "('tomllib', 'tomli', 'importlib.resources', 'zipfile'))")
+    lint_then_print(loaded, manifest, cwd=tmp_path)  # fills the pack cache
+    assert last_line(lint_then_print(loaded, manifest, cwd=tmp_path)) == "[]"
+    (tmp_path / "mcplint.toml").write_text('select = ["SPEC"]\n', encoding="utf-8")
+    parsed = last_line(lint_then_print(loaded, manifest, cwd=tmp_path))
+    assert "tomllib" in parsed or "tomli" in parsed
+
+
 def test_static_lint_of_a_manifest_does_not_read_client_configs(tmp_path: Path) -> None:
     # Every named file is asked whether it is a client config; only one that has a config's
     # shape loads the config reader and the live targets behind it (issue 12: about 8 ms).

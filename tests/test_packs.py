@@ -135,3 +135,17 @@ def test_entries_not_written_for_a_month_are_pruned(tmp_path: Path,
     assert not old.exists() and recent.exists() and other.exists()
     assert not stale_regex.exists()
     assert len(_cached_files(tmp_path)) == 2
+
+
+def test_the_packs_are_found_without_importlib_unless_the_package_is_zipped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.resources import files
+
+    from mcplint.engine import packs
+
+    # A checkout: the repository's rules/ folder, found on the file system.
+    assert builtin_pack_dir() == Path(packs.__file__).resolve().parents[2] / "rules"
+    assert (builtin_pack_dir() / "naming.toml").is_file()
+    # A package whose files are not on the file system (a zip): importlib's resources.
+    monkeypatch.setattr(packs, "__file__", "/no/such/place/mcplint/engine/packs.py")
+    assert builtin_pack_dir() == files("mcplint") / "_rules"
