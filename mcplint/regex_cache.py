@@ -15,12 +15,14 @@ what this module expects, or any error building a pattern from the cache falls b
 ``re.compile``.  The file is as trusted as the interpreter's own ``__pycache__`` (both are
 ``marshal`` data in a folder only the user writes).
 
-A pattern compiled in a forked worker is not saved: only the process that loaded the cache
-writes it, at the end of a run (``save``).
+The process that loaded the cache writes what it added when it exits (``save``, also callable
+earlier); a forked worker writes nothing, so a pattern first compiled in a worker is compiled
+there again next time (about 35 patterns a worker at 500 tools, 9 ms).
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import marshal
 import os
@@ -53,6 +55,7 @@ _built: dict[tuple[int, str], re.Pattern[str]] = {}
 _pid = 0
 _changed = False
 _path: Path | None = None
+_registered = False
 
 
 def _file() -> Path | None:
@@ -67,9 +70,13 @@ def _file() -> Path | None:
 
 
 def _load() -> dict[tuple[int, str], _Entry]:
-    global _entries, _path, _pid
+    global _entries, _path, _pid, _registered
     _entries, _pid = {}, os.getpid()
     _path = _file()
+    if not _registered:
+        # At exit, so the report's own patterns (compiled after the lint) are kept as well.
+        atexit.register(save)
+        _registered = True
     if _path is None:
         return _entries
     try:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from mcplint import regex_cache
 from mcplint.config import Config, ConfigError, discover, parse_config
 from mcplint.engine import parallel
 from mcplint.engine.linter import Linted, Linter, Selection
@@ -221,7 +220,6 @@ def run(
 
         findings, located_notes = locate_findings(findings, located)
         notes.extend(located_notes)
-    regex_cache.save()
     return Report(tuple(findings), tuple(errors), tuple(files), method,
                   dict(sorted(rules.items())), tuple(notes), tuple(messages))
 

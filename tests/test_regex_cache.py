@@ -44,10 +44,10 @@ finally:
 """
 
 
-def _lint(cache: Path) -> subprocess.CompletedProcess[str]:
+def _lint(cache: Path, output: str = "json") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", _COUNTING, "check", "--select", "ALL", "--output-format",
-         "json", "--fail-on", "never", str(EXAMPLE)],
+         output, "--fail-on", "never", str(EXAMPLE)],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
         env={**os.environ, "XDG_CACHE_HOME": str(cache)})
 
@@ -89,6 +89,10 @@ def test_a_run_stores_the_programs_and_the_next_run_builds_from_them(tmp_path: P
     assert _compiled(second) == 0
     assert _findings(second) == _findings(first)
     assert stored.stat().st_size == size
+    # The concise and full reports compile their own patterns after the lint: kept too.
+    for output in ("concise", "full"):
+        _lint(tmp_path, output)
+        assert _compiled(_lint(tmp_path, output)) == 0, output
     import marshal
 
     entries = marshal.loads(stored.read_bytes())
