@@ -1,8 +1,8 @@
 """The linted world: a manifest of tools, their parameters and annotations.
 
 Every node carries the JSON pointer of its source node and its position there (a parameter's
-found when first asked for), so any finding about it can be located without going back to the
-text.  Facts that several rules need are derived here once.
+and the annotations' found when first asked for), so any finding about it can be located
+without going back to the text.  Facts that several rules need are derived here once.
 """
 
 from __future__ import annotations
@@ -23,13 +23,19 @@ class Annotations:
     """Tool annotations with the MCP spec's defaults applied where a hint is absent."""
 
     pointer: str
-    position: Position
     declared: Mapping[str, Any] = field(compare=False)
+    # Found when first asked for, as a parameter's: no rule asks, and finding it for every tool
+    # walked into each tool's text while the manifest was built.
+    document: Document = field(compare=False, repr=False)
     title: str | None = None
     read_only: bool = False
     destructive: bool = True
     idempotent: bool = False
     open_world: bool = True
+
+    @cached_property
+    def position(self) -> Position:
+        return self.document.position(self.pointer)
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,11 @@ def test_parameters_are_flattened_with_paths_pointers_and_required() -> None:
     # Spec defaults apply where a hint is absent.
     assert (annotations.read_only, annotations.destructive, annotations.idempotent,
             annotations.open_world) == (False, True, True, True)
+    # Located when first asked for, where the annotations object is written.
+    assert "position" not in vars(annotations)
+    text = manifest.document.text.splitlines()
+    assert '"annotations": {' in text[annotations.position.line - 1]
+    assert annotations.position == manifest.position("/tools/0/annotations")
 
 
 def test_name_facts_are_derived_once_in_the_model() -> None:

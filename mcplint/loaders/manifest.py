@@ -154,8 +154,8 @@ def _annotations(doc: Document, raw: Any, pointer: str) -> Annotations | None:
     title = raw.get("title")
     return Annotations(
         pointer=pointer,
-        position=doc.position(pointer),
         declared=raw,
+        document=doc,
         title=title if isinstance(title, str) else None,
         read_only=hint("readOnlyHint", False),
         destructive=hint("destructiveHint", True),
