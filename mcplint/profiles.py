@@ -9,13 +9,13 @@ config against the client it belongs to.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from mcplint import regex_cache as rx
+from mcplint import tomltext
 
 
 @dataclass(frozen=True)
@@ -88,13 +88,8 @@ def profiles() -> Mapping[str, Profile]:
     # Imported here: the command line imports this module for PROFILE_NAMES at start-up.
     from importlib.resources import files
 
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-
     text = (files("mcplint") / "profiles.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
+    data = tomltext.loads(text)
     return {key: _profile(key, table) for key, table in data["profiles"].items()}
 
 

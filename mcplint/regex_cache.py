@@ -23,7 +23,6 @@ there again next time (about 35 patterns a worker at 500 tools, 9 ms).
 from __future__ import annotations
 
 import atexit
-import hashlib
 import marshal
 import os
 import re
@@ -59,14 +58,9 @@ _registered = False
 
 
 def _file() -> Path | None:
-    from mcplint.engine.pack_cache import cache_dir
+    from mcplint.engine.pack_cache import keyed_file
 
-    try:
-        source = Path(__file__).read_bytes()
-    except OSError:
-        return None
-    key = f"{sys.version}\0{getattr(_sre, 'MAGIC', '')}\0".encode() + source
-    return cache_dir() / f"regex-{hashlib.sha256(key).hexdigest()[:32]}.marshal"
+    return keyed_file("regex", __file__, ".marshal", extra=f"{getattr(_sre, 'MAGIC', '')}")
 
 
 def _load() -> dict[tuple[int, str], _Entry]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -227,5 +228,5 @@ def test_the_memo_is_named_for_the_interpreter(monkeypatch: pytest.MonkeyPatch,
     _fresh_memo(monkeypatch, tmp_path)
     here = _prefilter._memo().path
     _fresh_memo(monkeypatch, tmp_path)
-    monkeypatch.setattr(_prefilter.sys, "version", "3.99.0 (other)")
+    monkeypatch.setattr(sys, "version", "3.99.0 (other)")
     assert _prefilter._memo().path != here

@@ -11,10 +11,8 @@ do not change; a pattern it cannot read is simply always searched.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -195,14 +193,11 @@ def _memo() -> _Memo:
 
 
 def _load_memo() -> _Memo:
-    from mcplint.engine.pack_cache import cache_dir
+    from mcplint.engine.pack_cache import keyed_file
 
-    try:
-        source = Path(__file__).read_bytes()
-    except OSError:
+    path = keyed_file("literals", __file__, ".json")
+    if path is None:
         return _Memo(None)
-    digest = hashlib.sha256(source + sys.version.encode()).hexdigest()[:32]
-    path = cache_dir() / f"literals-{digest}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

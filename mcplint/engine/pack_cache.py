@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +29,18 @@ _FORMAT = "1"
 def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "mcplint"
+
+
+def keyed_file(kind: str, module_file: str, suffix: str, extra: str = "") -> Path | None:
+    """A cache file for facts a module derives (``kind-<hash><suffix>``), named for the
+    module's own source, the Python version and ``extra``, so a changed module or interpreter
+    never reads stale ones; None when the source cannot be read."""
+    try:
+        source = Path(module_file).read_bytes()
+    except OSError:
+        return None
+    digest = hashlib.sha256(source + sys.version.encode() + extra.encode()).hexdigest()[:32]
+    return cache_dir() / f"{kind}-{digest}{suffix}"
 
 
 def _path(text: str) -> Path:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -19,12 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from mcplint import regex_cache as rx
+from mcplint import tomltext
 from mcplint.loaders.jsonsource import ParseError, parse_json
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 SCHEMA_FILE = "intents.schema.json"
 
@@ -102,8 +97,8 @@ def read_intents(path: str) -> tuple[list[Intent], _Places]:
     kind = "toml" if path.lower().endswith(".toml") else "json"
     if kind == "toml":
         try:
-            data: Any = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
+            data: Any = tomltext.loads(text)
+        except ValueError as exc:  # tomllib.TOMLDecodeError
             raise IntentsError(f"{path}: invalid TOML: {exc}") from None
         places = _Places(path, text, kind)
     else:
