@@ -88,3 +88,52 @@ def test_spans_are_cut_by_weight_not_count() -> None:
     # Every span keeps at least one unit, even when one unit outweighs the rest.
     assert weighted_spans([1000, 1, 1], 3) == [(0, 1), (1, 2), (2, 3)]
     assert weighted_spans([1] * 7, 3) == [(0, 3), (3, 5), (5, 7)]
+
+
+@pytest.mark.parametrize("units", [3, 400])
+def test_work_meanwhile_runs_once_in_this_process_and_spans_keep_their_order(
+        monkeypatch: pytest.MonkeyPatch, units: int) -> None:
+    import os
+
+    monkeypatch.setattr(parallel, "MIN_TOOLS_PER_WORKER", 100)
+    ran: list[int] = []
+    parts = parallel.run_spans(lambda start, end: list(range(start, end)), units,
+                               meanwhile=lambda: ran.append(os.getpid()))
+    assert [i for part in parts for i in part] == list(range(units))
+    assert ran == [os.getpid()]
+    if units == 400 and parallel.workers_for(units) >= 2:
+        assert len(parts) == 1 + parallel.workers_for(units)  # the warm unit, then a span each
+
+
+@pytest.mark.skipif(parallel.workers_for(10**6) < 2, reason="needs Linux and two cores")
+def test_a_check_that_reads_token_counts_runs_after_the_workers_counted_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from mcplint.engine import linter as linter_module
+
+    seen: dict[str, tuple[int, int]] = {}
+    checks = linter_module.builtin_checks()
+
+    def recording(check_id: str) -> object:
+        inner = checks[check_id].fn
+
+        def fn(manifest: object, ctx: object, options: object) -> object:
+            # How many tools had a count when the check began, against how many there are.
+            seen[check_id] = (len(ctx._tool_tokens), len(manifest.tools))  # type: ignore[attr-defined]
+            return inner(manifest, ctx, options)
+        return fn
+
+    for check_id in ("manifest-tokens", "tool-count"):
+        checks[check_id] = dataclasses.replace(checks[check_id], fn=recording(check_id))
+    monkeypatch.setattr(linter_module, "builtin_checks", lambda: checks)
+    monkeypatch.setattr(parallel, "MIN_TOOLS_PER_WORKER", 50)
+    document = parse_json(_gateway(60))
+    manifest, _ = build_manifest("gateway.json", document)
+    assert manifest is not None
+    Linter(Config(path=None, root=ROOT), Selection(select=("ALL",))).lint(manifest)
+    assert checks["manifest-tokens"].tokens and not checks["tool-count"].tokens
+    # The budget check saw every tool's count, from the workers; the tool-count check ran while
+    # the workers were still at it, when only the tool linted before the fork had a count here.
+    assert seen["manifest-tokens"] == (300, 300)
+    assert seen["tool-count"] == (1, 300)

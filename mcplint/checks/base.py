@@ -132,6 +132,9 @@ class Check:
     fn: Callable[..., Iterable[Hit]] = field(compare=False)
     options_schema: Mapping[str, Any] = field(compare=False)
     fields: frozenset[str]
+    # It reads every tool's token count (``Context.tool_tokens``, ``total_tokens``), so the
+    # engine runs it once the workers have counted them.
+    tokens: bool = False
 
     @property
     def option_defaults(self) -> dict[str, Any]:
@@ -145,8 +148,10 @@ def check(
     *,
     fields: Iterable[str] = (),
     options: Mapping[str, Any] | None = None,
+    tokens: bool = False,
 ) -> Callable[[Callable[..., Iterable[Hit]]], Check]:
-    """Declare a check function; ``options`` are JSON Schema properties for its options."""
+    """Declare a check function; ``options`` are JSON Schema properties for its options, and
+    ``tokens`` says that a server check reads every tool's token count."""
 
     def wrap(fn: Callable[..., Iterable[Hit]]) -> Check:
         schema = {
@@ -154,7 +159,7 @@ def check(
             "properties": dict(options or {}),
             "additionalProperties": False,
         }
-        return Check(id, target, fn, schema, frozenset(fields))
+        return Check(id, target, fn, schema, frozenset(fields), tokens)
 
     return wrap
 

@@ -42,7 +42,7 @@ def tool_count(manifest: Manifest, ctx: Context, options: Mapping[str, Any]) -> 
 
 
 @check("manifest-tokens", Target.SERVER, fields={"tokens", "limit", "method", "heaviest"},
-       options=TIER_OPTIONS)
+       options=TIER_OPTIONS, tokens=True)
 def manifest_tokens(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
                     ) -> Iterator[Hit]:
     reached = tier(ctx.total_tokens, options)

@@ -286,7 +286,8 @@ def _index_cost(manifest: Manifest, ctx: Context, profile: Profile) -> tuple[int
        options={"warning-above": {
            "type": ["integer", "null"], "minimum": 0, "default": None,
            "description": "Tokens above which to report, for every chosen client that loads "
-                          "tools eagerly or warns (null: each client's own level)."}})
+                          "tools eagerly or warns (null: each client's own level)."}},
+       tokens=True)
 def client_definitions_budget(manifest: Manifest, ctx: Context, options: Mapping[str, Any]
                               ) -> Iterator[Hit]:
     """Tool definitions over the client's warning level, with the cost of each way it loads

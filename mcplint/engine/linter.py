@@ -190,17 +190,34 @@ class Linter:
             # Token counts travel back with the findings: a worker counted them already.
             return found, [ctx.tool_tokens(tool) for tool in manifest.tools[start:end]]
 
-        parts = run_spans(tools, len(manifest.tools), weights=_sizes(manifest))
+        whole = base.for_target(Target.SERVER) + base.for_target(Target.PAIR)
+        # The whole-manifest rules run here while the workers lint the tools, but those that
+        # read the tools' token counts wait for the workers' counts, so that no tool is
+        # counted twice.
+        early: list[Finding] = []
+
+        def manifest_rules() -> None:
+            early.extend(self._manifest_findings(
+                manifest, ctx, [a for a in whole if not a.rule.check.tokens]))
+
+        parts = run_spans(tools, len(manifest.tools), weights=_sizes(manifest),
+                          meanwhile=manifest_rules)
         findings = [finding for found, _ in parts for finding in found]
         tool_tokens = tuple(count for _, counts in parts for count in counts)
-        # The whole-manifest rules run after the workers, with their token counts, so the
-        # budget rules do not count every tool a second time.
         ctx.remember_tokens(zip(manifest.tools, tool_tokens, strict=True))
-        for active in base.for_target(Target.SERVER) + base.for_target(Target.PAIR):
-            hits = active.rule.check.fn(manifest, ctx, active.options)
-            findings.extend(self._findings(manifest, active, hits, tool_filter=True))
+        findings.extend(early)
+        findings.extend(self._manifest_findings(
+            manifest, ctx, [a for a in whole if a.rule.check.tokens]))
         findings.sort(key=lambda f: f.sort_key)
         return Linted(tuple(findings), sum(tool_tokens), tool_tokens)
+
+    def _manifest_findings(self, manifest: Manifest, ctx: Context,
+                           actives: Sequence[ActiveRule]) -> list[Finding]:
+        found: list[Finding] = []
+        for active in actives:
+            hits = active.rule.check.fn(manifest, ctx, active.options)
+            found.extend(self._findings(manifest, active, hits, tool_filter=True))
+        return found
 
     def _client_facts(self, manifest: Manifest
                       ) -> tuple[tuple[str, ...], str | None, str | None, bool]:

@@ -75,14 +75,20 @@ def weighted_spans(weights: Sequence[int], parts: int) -> list[tuple[int, int]]:
 
 def run_spans(task: Callable[[int, int], Any], count: int,
               per_worker: int | None = None,
-              weights: Sequence[int] | None = None) -> list[Any]:
+              weights: Sequence[int] | None = None,
+              meanwhile: Callable[[], None] | None = None) -> list[Any]:
     """``task(start, end)`` over ``range(count)`` in spans, one per worker, in span order;
     ``per_worker`` is the least work that pays for a worker (default: tools), and ``weights``
-    (one per unit, e.g. its size) even out the spans' work."""
+    (one per unit, e.g. its size) even out the spans' work.  ``meanwhile`` is other work of
+    this process that needs none of the spans' results: it runs while the workers do, or after
+    the spans when there are none."""
     global _task
     workers = workers_for(count, per_worker)
     if workers < 2:
-        return [task(0, count)]
+        done = [task(0, count)]
+        if meanwhile is not None:
+            meanwhile()
+        return done
     # The first unit runs here before the fork, so every worker inherits what it built once
     # instead of building it again: compiled patterns, the prefilter automata, and the
     # manifest-wide facts the rules memoise (boilerplate, name indexes, word counts).
@@ -96,10 +102,14 @@ def run_spans(task: Callable[[int, int], Any], count: int,
     import multiprocessing
 
     try:
-        # Every span goes to a worker and this process only waits: linting here as well would
-        # share its interpreter lock with the pool's own threads, which slowed this process's
-        # span by a third against a worker's.
+        # Every span goes to a worker: linting one here as well would share this process's
+        # interpreter lock with the pool's own threads, which slowed its span by a third
+        # against a worker's.  Work that is short beside the spans (``meanwhile``) pays that
+        # gladly: it would otherwise start only when the slower worker is done.
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return [warm, *pool.map(_run, split)]
+            pending = pool.map_async(_run, split)
+            if meanwhile is not None:
+                meanwhile()
+            return [warm, *pending.get()]
     finally:
         _task = None
