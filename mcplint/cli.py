@@ -7,6 +7,7 @@ Exit codes are in `mcplint.commands.common`.
 
 from __future__ import annotations
 
+import gc
 from importlib import import_module
 
 import click
@@ -42,3 +43,9 @@ class _LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="mcplint")
 def main() -> None:
     """Lint MCP tool definitions for the problems that make agents fail."""
+    # A lint allocates millions of objects and makes almost no reference cycles (reference
+    # counting frees the rest), so the collector's default pace, a pass every 700 allocations
+    # and full passes over the whole parsed manifest, is pure cost: 2.3 s of collection at
+    # 10,000 tools, 0.7 s with these thresholds, peak memory within 1 MB (bench/README.md).
+    # mypy tunes its collector the same way.
+    gc.set_threshold(100_000, 50, 100)
