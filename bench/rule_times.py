@@ -13,6 +13,7 @@ are timed separately, as the floor the rules add to.  Measured here, never asser
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import tempfile
@@ -27,6 +28,7 @@ from generate import DEFAULT_SEED, generate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from mcplint.cli import GC_THRESHOLDS  # noqa: E402
 from mcplint.config import Config  # noqa: E402
 from mcplint.engine import parallel  # noqa: E402
 from mcplint.engine.linter import Linter, Selection  # noqa: E402
@@ -36,6 +38,8 @@ from mcplint.loaders.files import Source, load  # noqa: E402
 def measure(path: Path, repeat: int) -> tuple[float, dict[str, float], float, int]:
     """Median seconds to load, per-rule median seconds, median total lint seconds, tools."""
     parallel.MIN_TOOLS_PER_WORKER = 10**9  # one process: each rule's time is its own
+    gc.set_threshold(*GC_THRESHOLDS)  # as the command line runs: a collection's pause would
+    # otherwise land on whichever rule happened to allocate past the default threshold
     loads: list[float] = []
     lints: list[float] = []
     per_rule: dict[str, list[float]] = defaultdict(list)

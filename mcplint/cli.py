@@ -14,6 +14,12 @@ import click
 
 from mcplint import __version__
 
+# A lint allocates millions of objects and makes almost no reference cycles (reference counting
+# frees the rest), so the collector's default pace, a pass every 700 allocations and full passes
+# over the whole parsed manifest, is pure cost: 2.3 s of collection at 10,000 tools, 0.7 s with
+# these thresholds, peak memory within 1 MB (bench/README.md). mypy tunes its collector likewise.
+GC_THRESHOLDS = (100_000, 50, 100)
+
 # name -> "module:attribute"; --help lists them in this order's sorted form, as click does.
 COMMANDS = {
     "check": "mcplint.commands.check:check",
@@ -43,9 +49,4 @@ class _LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="mcplint")
 def main() -> None:
     """Lint MCP tool definitions for the problems that make agents fail."""
-    # A lint allocates millions of objects and makes almost no reference cycles (reference
-    # counting frees the rest), so the collector's default pace, a pass every 700 allocations
-    # and full passes over the whole parsed manifest, is pure cost: 2.3 s of collection at
-    # 10,000 tools, 0.7 s with these thresholds, peak memory within 1 MB (bench/README.md).
-    # mypy tunes its collector the same way.
-    gc.set_threshold(100_000, 50, 100)
+    gc.set_threshold(*GC_THRESHOLDS)
