@@ -166,6 +166,17 @@ def test_dump_of_several_servers_needs_a_directory(runner: CliRunner, tmp_path: 
     assert [r["uri"] for r in good["resources"]] == ["notes://index"]
 
 
+def test_strict_server_gets_no_null_params_and_no_templates_is_none(runner: CliRunner
+                                                                     ) -> None:
+    """A TypeScript-SDK-like server rejects "params": null and has no resource templates."""
+    done = runner.invoke(main, ["dump", "--stdio", server("strict_server.py")])
+    assert done.exit_code == 0, done.stderr
+    snapshot = json.loads(done.stdout)
+    assert [t["name"] for t in snapshot["tools"]] == ["get_invoice"]
+    assert [r["uri"] for r in snapshot["resources"]] == ["invoices://recent"]
+    assert "resourceTemplates" not in snapshot
+
+
 def test_published_time_server_snapshot_equals_what_it_serves() -> None:
     """mcp-server-time, from PyPI: the snapshot holds exactly the tools the SDK client sees."""
     pytest.importorskip("mcp_server_time", reason="pip install mcp-server-time (a dev extra)")

@@ -32,6 +32,13 @@ LISTS = (
     ("resources/list", "resources", "resources"),
     ("resources/templates/list", "resourceTemplates", "resources"),
 )
+# The capability "resources" does not promise templates: servers that have none often answer
+# this list with Method not found, which means "none here", not a broken server.
+OPTIONAL_LISTS = frozenset({"resources/templates/list"})
+
+
+class _MethodNotFound(LiveError):
+    """The server does not implement the method it was asked for (JSON-RPC -32601)."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +69,13 @@ class _Session:
     async def request(self, method: str, params: Mapping[str, Any] | None = None
                       ) -> dict[str, Any]:
         request_id = next(self.ids)
-        message = types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method,
-                                       params=dict(params) if params is not None else None)
+        # No params means the key is left out, never sent as null: JSON-RPC allows only an
+        # object or an array there, and strict servers (the TypeScript SDK's) reject null.
+        # The transports serialise with exclude_unset, so an unset field is not written.
+        message = (types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method)
+                   if params is None else
+                   types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method,
+                                        params=dict(params)))
         try:
             await self.write.send(SessionMessage(message))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError) as exc:
@@ -88,7 +100,9 @@ class _Session:
             if payload.id != request_id:
                 continue  # a late answer to an earlier request; nothing waits for it
             if isinstance(payload, types.JSONRPCError):
-                raise LiveError(f"{method} failed: JSON-RPC error {payload.error.code}: "
+                failure = (_MethodNotFound if payload.error.code == types.METHOD_NOT_FOUND
+                           else LiveError)
+                raise failure(f"{method} failed: JSON-RPC error {payload.error.code}: "
                                 f"{payload.error.message}")
             result: dict[str, Any] = payload.result
             self.received += len(json.dumps(result, ensure_ascii=False))
@@ -145,7 +159,11 @@ async def capture_server(read: Any, write: Any, capture: Capture, limits: Limits
         if key != "tools" and capability not in advertised:
             continue
         capture.step = method
-        capture.lists[key] = await _list_all(session, method, key, limits)
+        try:
+            capture.lists[key] = await _list_all(session, method, key, limits)
+        except _MethodNotFound:
+            if method not in OPTIONAL_LISTS:
+                raise
 
 
 async def _list_all(session: _Session, method: str, key: str, limits: Limits) -> list[Any]:
