@@ -135,13 +135,15 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
 
 _IDENTIFIER = rx.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*")
 _NOT_A_CHOICE = frozenset({"true", "false", "none", "null", "default", "all", "any", "auto"})
+# Hex digits with a digit among them ("D00000", "1E90FF") are a colour or a number, not a word.
+_HEX = rx.compile(r"(?=[A-Za-z]*[0-9])[0-9A-Fa-f]{3,8}")
 
 
 def _identifier_default(schema: Mapping[str, Any]) -> str | None:
     """A default that reads as a code, not as text: one word, at most 24 characters."""
     default = schema.get("default")
     if (isinstance(default, str) and len(default) <= 24 and _IDENTIFIER.fullmatch(default)
-            and default.lower() not in _NOT_A_CHOICE):
+            and default.lower() not in _NOT_A_CHOICE and not _HEX.fullmatch(default)):
         return default
     return None
 
