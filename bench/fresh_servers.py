@@ -8,7 +8,7 @@ lists: no tool is ever called.  A ``source`` block like the corpus's is added to
 Gathering these found that mcplint sent ``"params": null``, which the TypeScript SDK's servers
 reject; fixtures/servers/strict_server.py now keeps that from coming back.
 
-    python bench/fresh_servers.py /tmp/fresh/scratch /work/fresh/real [--only NAME ...]
+    python bench/fresh_servers.py SCRATCH OUT [--only NAME ...]  # e.g. build/fresh fresh/real
 """
 
 from __future__ import annotations
