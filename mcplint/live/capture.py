@@ -72,10 +72,8 @@ class _Session:
         # No params means the key is left out, never sent as null: JSON-RPC allows only an
         # object or an array there, and strict servers (the TypeScript SDK's) reject null.
         # The transports serialise with exclude_unset, so an unset field is not written.
-        message = (types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method)
-                   if params is None else
-                   types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method,
-                                        params=dict(params)))
+        given = {} if params is None else {"params": dict(params)}
+        message = types.JSONRPCRequest(jsonrpc="2.0", id=request_id, method=method, **given)
         try:
             await self.write.send(SessionMessage(message))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError) as exc:
