@@ -80,6 +80,12 @@ EFFECT_OPTIONS: dict[str, Any] = {
                            "description": "Regular expressions for description text that "
                                           "limits a statement tool to reads (read-only, "
                                           "SELECT only)."},
+    "detach-objects": {**WORDS, "default": [],
+                       "description": "Name words of links and memberships (label, member, "
+                                      "watcher): removing one, or removing anything from "
+                                      "something (remove_user_from_group), takes nothing away "
+                                      "that cannot be added back, so it is a write, not a "
+                                      "destruction."},
     "in-place-verbs": {**WORDS, "default": [],
                        "description": "Destructive verbs of a change in place (set, put, "
                                       "patch): they overwrite a value but are ordinary writes "
@@ -121,6 +127,7 @@ class Vocabulary:
     irreversible_objects: frozenset[str]
     destructive_parameters: Sequence[re.Pattern[str]]
     in_place: frozenset[str]
+    detach_objects: frozenset[str] = frozenset()
     statements: Sequence[re.Pattern[str]] = ()
     read_only: Sequence[re.Pattern[str]] = ()
 
@@ -171,6 +178,7 @@ def _vocabulary(frozen: tuple[Any, ...]) -> Vocabulary:
         destructive_parameters=compile_patterns("destructive-parameters",
                                                 options["destructive-parameters"]),
         in_place=_lower_set(options["in-place-verbs"]),
+        detach_objects=_lower_set(options["detach-objects"]),
         statements=compile_patterns("statement-parameters", options["statement-parameters"]),
         read_only=compile_patterns("read-only-patterns", options["read-only-patterns"]),
     )
@@ -414,12 +422,35 @@ def _acting_words(tokens: Sequence[str], vocab: Vocabulary) -> Sequence[str]:
     return tokens
 
 
+# Not a vocabulary option: "remove" takes out of something, where delete and drop destroy.
+_DETACH_VERBS = frozenset({"remove"})
+
+
+def detaches(tool: Tool, vocab: Vocabulary) -> bool:
+    """Whether the tool's name removes a link or a membership (see ``detach-objects``)."""
+    return bool(vocab.detach_objects) and _detaches(tool.name_tokens, vocab)
+
+
+def _detaches(tokens: Sequence[str], vocab: Vocabulary) -> bool:
+    """A removal of a link or a membership (``remove_issue_label``,
+    ``removeIssueFromProject``): what it takes away can be added back."""
+    for i, token in enumerate(tokens):
+        if token in _DETACH_VERBS:
+            rest = tokens[i + 1:]
+            return "from" in rest or any(t in vocab.detach_objects for t in rest)
+        if token in vocab.writes or token in vocab.read:
+            return False
+    return False
+
+
 def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | None:
-    names = [t for t in _acting_words(tool.name_tokens, vocab) if t in vocab.destructive]
+    detached = detaches(tool, vocab)
+    names = [t for t in _acting_words(tool.name_tokens, vocab)
+             if t in vocab.destructive and not (detached and t in _DETACH_VERBS)]
     if names:
         return Reading("destructive", f'its name says "{names[0]}"', names[0])
     verb = description_verb(tool, vocab)
-    if verb in vocab.destructive:
+    if verb in vocab.destructive and not (detached and verb in _DETACH_VERBS):
         return Reading("destructive", f'its description starts with "{verb}"', verb)
     text = tool.description or ""
     for pattern in vocab.destructive_phrases:
@@ -427,7 +458,7 @@ def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | N
         if match:
             return Reading("destructive", f'its description says "{match.group(0).strip()}"',
                            reading.verb)
-    mild = reading.verb in vocab.mild
+    mild = reading.verb in vocab.mild or detached
     objects = [t for t in tool.name_tokens if t in vocab.irreversible_objects]
     if objects and not mild:
         return Reading("destructive",

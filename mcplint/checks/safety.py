@@ -18,6 +18,7 @@ from mcplint.checks._writes import (
     Reading,
     Vocabulary,
     confirmation_path,
+    detaches,
     read_effect,
     two_phase_members,
 )
@@ -169,7 +170,9 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
                       tool)
     deletes = lowered(options["delete-verbs"])
     verb = next((t for t in tool.name_tokens if t in deletes), None)
-    if notes.declared.get("destructiveHint") is False and verb is not None and not previews:
+    # destructiveHint: false is right for removing a label or a member: it can be re-added.
+    if (notes.declared.get("destructiveHint") is False and verb is not None and not previews
+            and not detaches(tool, vocab)):
         yield Hit(notes.pointer + "/destructiveHint",
                   {"hint": "destructiveHint: false",
                    "current": '"destructiveHint": false', "fixed": '"destructiveHint": true',
