@@ -472,8 +472,9 @@ def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | N
                            reading.verb)
         values = param.schema.get("enum")
         for value in values if isinstance(values, list) else ():
+            # A value's first word is its verb, as a name's is: "icon_set" is a kind of set.
             words = split_name(value) if isinstance(value, str) else ()
-            if any(w in vocab.destructive for w in words):
+            if words and words[0] in vocab.destructive:
                 return Reading("destructive", f'its parameter "{param.name}" accepts "{value}"',
                                reading.verb)
     notes = tool.annotations
