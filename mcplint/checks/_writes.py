@@ -349,19 +349,26 @@ def _calls_http(tool: Tool, vocab: Vocabulary) -> bool:
                and values <= _HTTP_METHODS for param in tool.parameters)
 
 
-def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
-    """Whether the tool reads, writes or destroys, and why (see the module docstring)."""
+def named_effect(tool: Tool, vocab: Vocabulary) -> Reading | None:
+    """What the tool's name and its selector parameter say it does, or None when neither says:
+    the evidence that outweighs a description's first verb and the annotations."""
     reading = _name_reading(tool, vocab)
     # A name that says it reads keeps its word: a selector then names what the read is
     # about (check_permissions with operation: read|delete).  HTTP methods name no object.
     if reading is None or (reading.effect == "read" and _calls_http(tool, vocab)):
-        reading = _router_reading(tool, vocab) or reading
-    elif reading.effect == "write":
+        return _router_reading(tool, vocab) or reading
+    if reading.effect == "write":
         routed = _router_reading(tool, vocab)
         # The selector makes a write-named router destructive, or, when every value it offers
         # reads, a read: "manage" says less than the list of what it can do.
         if routed is not None and routed.effect != "write":
-            reading = routed
+            return routed
+    return reading
+
+
+def read_effect(tool: Tool, vocab: Vocabulary) -> Reading:
+    """Whether the tool reads, writes or destroys, and why (see the module docstring)."""
+    reading = named_effect(tool, vocab)
     if reading is None:
         verb = description_verb(tool, vocab)
         if (verb in vocab.run and any(t in vocab.read_objects for t in tool.name_tokens)

@@ -19,6 +19,7 @@ from mcplint.checks._writes import (
     Vocabulary,
     confirmation_path,
     detaches,
+    named_effect,
     read_effect,
     two_phase_members,
 )
@@ -31,17 +32,24 @@ _LEVEL = {"enum": ["destructive", "write"],
                          "writes only, so each tool is reported by one rule."}
 
 
+_SESSION_OPTIONS: dict[str, Any] = {
+    "info-verbs": {**WORDS, "default": [],
+                   "description": "Write verbs that only move around the agent's own session "
+                                  "(navigate, go back, scroll, connect)."},
+    "session-objects": {**WORDS, "default": [],
+                        "description": "Name words of things that belong to the agent's own "
+                                       "throwaway session (page, tab, dialog)."},
+}
+
+
+def _own_session(tool: Tool, reading: Reading, options: Mapping[str, Any]) -> bool:
+    """Whether the write only changes the agent's own session (opens a tab, goes back)."""
+    return ((reading.verb or "").lower() in lowered(options["info-verbs"])
+            or any(token in lowered(options["session-objects"]) for token in tool.name_tokens))
+
+
 @check("unconfirmed-write", Target.TOOL, fields={"effect", "reason", "undo"},
-       options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL,
-                "info-verbs": {**WORDS, "default": [],
-                               "description": "Write verbs that only move around the "
-                                              "agent's own session (navigate, go back, "
-                                              "scroll): reported at info."},
-                "session-objects": {**WORDS, "default": [],
-                                    "description": "Name words of things that belong to the "
-                                                   "agent's own throwaway session (page, tab, "
-                                                   "dialog): a write on one is reported at "
-                                                   "info."}})
+       options={**EFFECT_OPTIONS, **GUARD_OPTIONS, "level": _LEVEL, **_SESSION_OPTIONS})
 def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> Iterator[Hit]:
     # A tool that declares readOnlyHint: true yet reads as a write is SAFE004's contradiction;
     # reporting it here too would be two findings for one mistake.
@@ -69,9 +77,7 @@ def unconfirmed_write(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> I
                 and not any(p.search(tool.description or "") for p in vocab.destructive_phrases))
     # Opening a tab, going back or closing a dialog changes only the agent's own session; a
     # confirmation before each would be noise (most such findings were judged so).
-    own_session = wanted == "write" and (
-        (reading.verb or "").lower() in lowered(options["info-verbs"])
-        or any(token in lowered(options["session-objects"]) for token in tool.name_tokens))
+    own_session = wanted == "write" and _own_session(tool, reading, options)
     severity = (Severity.WARNING if hinted
                 else Severity.INFO if in_place or own_session else None)
     undo = "it cannot be taken back"
@@ -142,7 +148,8 @@ def missing_annotations(tool: Tool, ctx: Context, options: Mapping[str, Any]
 
 @check("contradicting-annotations", Target.TOOL,
        fields={"hint", "problem", "advice", "current", "fixed"},
-       options={**EFFECT_OPTIONS, "two-phase-pairs": GUARD_OPTIONS["two-phase-pairs"],
+       options={**EFFECT_OPTIONS, **_SESSION_OPTIONS,
+                "two-phase-pairs": GUARD_OPTIONS["two-phase-pairs"],
                 "delete-verbs": {"type": "array", "items": {"type": "string", "minLength": 1},
                                  "description": "Name words of tools that delete, for which "
                                                 "destructiveHint: false is a contradiction."}})
@@ -158,9 +165,13 @@ def contradicting_annotations(tool: Tool, ctx: Context, options: Mapping[str, An
     previews = member is not None and not member.confirms
     if notes.declared.get("readOnlyHint") is True and not previews:
         # The annotation itself must not vouch for the tool, so judge it without them.
-        bare = _without_annotations(tool)
-        reading = read_effect(bare, vocab)
-        if reading.effect != "read" and reading.verb is not None:
+        # Only the name or a selector outweighs the author's word: a description's first verb
+        # is often about the result ("Create a buffer around a geometry", "Run an
+        # aggregation"), and a tool that only changes the agent's own session (selecting a
+        # page, connecting) leaves the environment the hint is about unchanged.
+        reading = named_effect(_without_annotations(tool), vocab)
+        if (reading is not None and reading.effect != "read" and reading.verb is not None
+                and not _own_session(tool, reading, options)):
             yield Hit(notes.pointer + "/readOnlyHint",
                       {"hint": "readOnlyHint: true",
                        "current": '"readOnlyHint": true', "fixed": '"readOnlyHint": false',
