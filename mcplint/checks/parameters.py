@@ -283,6 +283,9 @@ class _Concepts:
         return "_".join(self.token.get(t, t) for t in tokens)
 
 
+_BARE_IDS = ("id", "ids")
+
+
 @check(
     "inconsistent-parameter-names",
     Target.SERVER,
@@ -306,7 +309,7 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
         for param in tool.parameters:
             if param.depth != 0:
                 continue
-            if options["bare-id"] and param.name.lower() in ("id", "ids"):
+            if options["bare-id"] and param.name.lower() in _BARE_IDS:
                 bare.append((tool, param))
                 continue
             concept = concepts.of(param.name)
@@ -314,12 +317,16 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
                 seen.add(concept)
                 index.setdefault(concept, {}).setdefault(param.name, []).append((tool, param))
     for tool, param in bare:
-        suffix = param.name.lower()
-        for word in tool.name_tokens[1:] or tool.name_tokens:
-            concept = concepts.of(f"{singular(word)}_{suffix}")
-            if concept in index:
-                index[concept].setdefault(param.name, []).append((tool, param))
-                break
+        # A bare id is the id of the name's head noun, its last word before any "by"
+        # (get_paper, get_paper_by_id): update_project_update's is a project update's, not a
+        # project's.
+        tokens = tool.name_tokens
+        head = tokens[:tokens.index("by")] if "by" in tokens else tokens
+        if not head:
+            continue
+        concept = concepts.of(f"{singular(head[-1])}_{param.name.lower()}")
+        if concept in index:
+            index[concept].setdefault(param.name, []).append((tool, param))
     usual: Callable[[str], int] | None = None
     for spellings in index.values():
         if len(spellings) < 2:
@@ -329,6 +336,12 @@ def inconsistent_parameter_names(manifest: Manifest, ctx: Context,
         # On a tie (folderUid twice, folder_uid twice) the server's usual case decides, not
         # the order of its tools.
         ranked = sorted(spellings.items(), key=lambda item: (-len(item[1]), usual(item[0])))
+        if ranked[0][0].lower() in _BARE_IDS:
+            # Most tools call their own object's id `id`: that is the server's convention,
+            # and a `paper_id` elsewhere refers to a paper from another object, as it should.
+            ranked = [item for item in ranked if item[0].lower() not in _BARE_IDS]
+            if len(ranked) < 2:
+                continue
         main, users = ranked[0]
         # A set, not a scan of `users`: a common concept (`query`) has thousands of users at
         # gateway size, and scanning them for every other spelling's user was quadratic.
