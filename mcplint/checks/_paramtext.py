@@ -170,8 +170,9 @@ _PIPE_RUN = rx.compile(r"(?<![\w|/\\(])([A-Za-z][\w\-]{0,29}(?:\|[A-Za-z][\w\-]{
 _PAREN = rx.compile(r"\(([^()]{3,200})\)")
 _BULLET = rx.compile(r"^\s*[-*•]\s*[\"'`]?([A-Za-z0-9][\w.:+\-]{0,29})[\"'`]?\s*(?::|-|–|—|=)\s*\S",
                      re.MULTILINE)
-_EXAMPLE_CUE = rx.compile(r"(?:\be\.g\.?|\beg\.|\bi\.e\.|\bfor (?:example|instance)\b|\bexamples?\b"
-                          r"|\bsuch as\b|\blike\b|\bsample\b|\bcommon values\b)", re.IGNORECASE)
+_EXAMPLE_CUE = rx.compile(r"(?:\be\.g\.?|\beg\.|\bex\.|\bi\.e\.|\bfor (?:example|instance)\b"
+                          r"|\bexamples?\b|\bsuch as\b|\blike\b|\bsample\b|\bcommon\b"
+                          r"|\btypical(?:ly)?\b|\bincluding\b)", re.IGNORECASE)
 # A sentence end, but not the dots of "e.g." and "i.e.".
 _SENTENCE_END = rx.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?]\s|\n\s*\n")
 _PLACEHOLDER = rx.compile(r"YYYY|yyyy|MM-|HH:|\{|\}|<|>|\*|\$|\d{4}-\d\d|\d\d:\d\d")

@@ -108,6 +108,8 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
     if listing and mentions(text, [w for w in options["structured-words"]
                                    if w.lower() not in {v.lower() for v in listing.values}]):
         return  # "JSON string of fields: …" lists keys, not values (but "json" or "csv" is one)
+    if listing and _format_examples(listing.values):
+        return  # "user:123", "A1:D100", "https://…" show a format, not the values of a set
     if listing and (not listing.examples or example_named):
         signal = ("lists its values as examples" if listing.examples
                   else "lists its allowed values")
@@ -131,6 +133,24 @@ def closed_set_without_enum(param: Parameter, tool: Tool, ctx: Context,
         yield Hit(param.pointer, {"param": param.path,
                                   "signal": f'is named for a fixed set of values ("{words[-1]}")',
                                   "enum": '["…", "…"] (the values it accepts)'}, tool)
+
+
+# Characters no value of a closed set has, but a format example does ("user:123",
+# "#,##0.00", "https://…", "SheetName!A1").
+_FORMAT_MARK = rx.compile(r"[:/#%@!*=?,()\[\]{}<>]|\.\.")
+_ALNUM = rx.compile(r"[A-Za-z0-9]")
+_RATIO = rx.compile(r"[0-9]+:[0-9]+")
+_MEDIA_TYPE = rx.compile(r"[a-z]+/[a-z0-9][a-z0-9.+\-]*")
+
+
+def _format_examples(values: Sequence[str]) -> bool:
+    """Whether listed values are examples of a format rather than members of a set: one has a
+    format's punctuation among letters or digits.  Operators ("=", "!=", "=~") are
+    punctuation alone, and aspect ratios ("16:9", "4:3") and media types ("text/csv") are
+    sets with punctuation of their own."""
+    if all(_RATIO.fullmatch(v) or _MEDIA_TYPE.fullmatch(v) for v in values):
+        return False
+    return any(_FORMAT_MARK.search(v) and _ALNUM.search(v) for v in values)
 
 
 _IDENTIFIER = rx.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)*")
