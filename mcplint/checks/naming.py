@@ -375,7 +375,12 @@ def _head(core: tuple[str, ...], namespaces: frozenset[str], vocab: _Vocabulary)
     last (``pull_request_write``, ``codebase_search``), the word before the action."""
     first = 1 if len(core) > 1 and core[0] in namespaces else 0
     if first < len(core) and core[first] in vocab.actions:
-        return len(core) - 1  # action first: execute_promql_query is about a query
+        # Action first: execute_promql_query is about a query, get_release_by_id about a
+        # release (a connector opens a phrase about something else).
+        for index in range(first + 2, len(core)):
+            if core[index] in vocab.connectors:
+                return index - 1
+        return len(core) - 1
     for index in range(len(core) - 1, first - 1, -1):
         if core[index] not in vocab.actions:
             return index
@@ -415,6 +420,10 @@ def _qualifies(shorter: _Name, longer: _Name, start: int, end: int,
         return None
     if start == len(shorter.core) or (head is not None and start > head):
         connected = added[0] in vocab.connectors or added[0] in vocab.conjunctions
+        # add_user_to_group beside create_user: another verb with a second object is another
+        # operation (a membership), not a variant of the first, though the verbs are synonyms.
+        if connected and any(x != y for x, y in zip(shorter.kept, rest, strict=True)):
+            return None
         return "extra" if connected else None
     if added[-1] in vocab.conjunctions:
         return "extra"
