@@ -6,9 +6,11 @@ installed at a pinned version into a scratch folder (npm prefix or venv, one per
 started with dummy credentials, and read with ``mcplint dump``, which only initializes and
 lists: no tool is ever called.  A ``source`` block like the corpus's is added to each snapshot.
 Gathering these found that mcplint sent ``"params": null``, which the TypeScript SDK's servers
-reject; fixtures/servers/strict_server.py now keeps that from coming back.
+reject; fixtures/servers/strict_server.py now keeps that from coming back.  Batch 1 was
+audited (the fourth audit) and then read while fixing what it found, so it is seen now; batch 2
+was gathered afterwards and first read by the fifth audit.
 
-    python bench/fresh_servers.py SCRATCH OUT [--only NAME ...]  # e.g. build/fresh fresh/real
+    python bench/fresh_servers.py SCRATCH OUT [--batch 1|2] [--only NAME ...]
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ class Server:
     version: str
     argv: tuple[str, ...]  # argv[0] is the installed executable; "{home}" is a scratch dir
     env: dict[str, str] = field(default_factory=dict)
+    batch: int = 1  # 1: the fourth precision audit's servers; 2: the fifth's
+
+
+# The AWS servers start without calling AWS when given a region and dummy keys.
+_AWS = {"AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "AKIADUMMY",
+        "AWS_SECRET_ACCESS_KEY": "dummy", "AWS_EC2_METADATA_DISABLED": "true",
+        "FASTMCP_LOG_LEVEL": "ERROR"}
 
 
 SERVERS: tuple[Server, ...] = (
@@ -76,6 +85,52 @@ SERVERS: tuple[Server, ...] = (
            {"LINEAR_API_TOKEN": "lin_dummy"}),
     Server("taskmanager", "npm", "@kazuph/mcp-taskmanager", "1.1.1", ("mcp-taskmanager",),
            {"TASK_MANAGER_FILE_PATH": "{home}/tasks.json"}),
+    # Batch 2 (2026-12-08), gathered after the fourth audit's fixes, for the fifth audit.
+    Server("aws-billing", "pypi", "awslabs.billing-cost-management-mcp-server", "0.0.42",
+           ("awslabs.billing-cost-management-mcp-server",), _AWS, batch=2),
+    Server("aws-documentdb", "pypi", "awslabs.documentdb-mcp-server", "2.0.1",
+           ("awslabs.documentdb-mcp-server",), _AWS, batch=2),
+    Server("aws-healthomics", "pypi", "awslabs.aws-healthomics-mcp-server", "0.1.5",
+           ("awslabs.aws-healthomics-mcp-server",), _AWS, batch=2),
+    Server("aws-s3-tables", "pypi", "awslabs.s3-tables-mcp-server", "0.1.1",
+           ("awslabs.s3-tables-mcp-server", "--allow-write"), _AWS, batch=2),
+    Server("aws-serverless", "pypi", "awslabs.aws-serverless-mcp-server", "0.2.0",
+           ("awslabs.aws-serverless-mcp-server", "--allow-write"), _AWS, batch=2),
+    Server("aws-valkey", "pypi", "awslabs.valkey-mcp-server", "1.1.1",
+           ("awslabs.valkey-mcp-server",), _AWS, batch=2),
+    Server("servicenow", "pypi", "mfa-servicenow-mcp", "1.25.4", ("servicenow-mcp",),
+           {"SERVICENOW_INSTANCE_URL": "https://dummy.service-now.com",
+            "SERVICENOW_USERNAME": "dummy", "SERVICENOW_PASSWORD": "dummy"}, batch=2),
+    Server("word", "pypi", "office-word-mcp-server", "1.1.11", ("word_mcp_server",), batch=2),
+    Server("google-workspace", "pypi", "workspace-mcp", "2.2.1",
+           ("workspace-mcp", "--transport", "stdio", "--tool-tier", "core"),
+           {"GOOGLE_OAUTH_CLIENT_ID": "dummy.apps.googleusercontent.com",
+            "GOOGLE_OAUTH_CLIENT_SECRET": "dummy"}, batch=2),
+    Server("circleci", "npm", "@circleci/mcp-server-circleci", "0.20.0",
+           ("mcp-server-circleci",),
+           {"CIRCLECI_TOKEN": "dummy", "CIRCLECI_BASE_URL": "https://circleci.com"}, batch=2),
+    Server("launchdarkly", "npm", "@launchdarkly/mcp-server", "0.6.2",
+           ("mcp", "start", "--api-key", "api-dummy"), batch=2),
+    Server("asana", "npm", "@roychri/mcp-server-asana", "1.8.0", ("mcp-server-asana",),
+           {"ASANA_ACCESS_TOKEN": "dummy"}, batch=2),
+    Server("ms-365", "npm", "@softeria/ms-365-mcp-server", "0.155.0",
+           ("ms-365-mcp-server", "--preset", "mail,calendar"), batch=2),
+    Server("bitbucket", "npm", "@nexus2520/bitbucket-mcp-server", "3.0.0",
+           ("bitbucket-mcp-server",),
+           {"BITBUCKET_USERNAME": "dummy", "BITBUCKET_APP_PASSWORD": "dummy"}, batch=2),
+    Server("postman", "npm", "@postman/postman-mcp-server", "2.13.0", ("postman-mcp-server",),
+           {"POSTMAN_API_KEY": "PMAK-dummy"}, batch=2),
+    Server("line-bot", "npm", "@line/line-bot-mcp-server", "0.5.0", ("line-bot-mcp-server",),
+           {"CHANNEL_ACCESS_TOKEN": "dummy", "DESTINATION_USER_ID": "Udummy"}, batch=2),
+    Server("argocd", "npm", "argocd-mcp", "0.9.0", ("argocd-mcp", "stdio"),
+           {"ARGOCD_BASE_URL": "https://127.0.0.1:8443", "ARGOCD_API_TOKEN": "dummy"}, batch=2),
+    Server("netlify", "npm", "@netlify/mcp", "1.15.1", ("netlify-mcp",),
+           {"NETLIFY_PERSONAL_ACCESS_TOKEN": "dummy"}, batch=2),
+    Server("gcp-observability", "npm", "@google-cloud/observability-mcp", "0.2.3",
+           ("observability-mcp",), batch=2),
+    Server("shopify", "npm", "shopify-mcp", "1.0.8",
+           ("shopify-mcp", "--accessToken", "shpat_dummy", "--domain", "dummy.myshopify.com"),
+           batch=2),
 )
 
 
@@ -123,8 +178,11 @@ def main() -> int:
     parser.add_argument("scratch", type=Path, help="folder to install the servers into")
     parser.add_argument("out", type=Path, help="folder for <name>.json snapshots")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="just these servers")
+    parser.add_argument("--batch", type=int, choices=(1, 2),
+                        help="just one batch (default: both)")
     args = parser.parse_args()
-    chosen = [s for s in SERVERS if not args.only or s.name in args.only]
+    chosen = [s for s in SERVERS if (not args.only or s.name in args.only)
+              and (args.batch is None or s.batch == args.batch)]
     args.out.mkdir(parents=True, exist_ok=True)
     failed = []
     for server in chosen:

@@ -246,3 +246,32 @@ def test_pairs_a_labelled_set_never_judged_are_not_scored(tmp_path: Path) -> Non
         "VAGUE": {"big/kv_get"}})
     sets = runner._as_sets({"tools": {}, "pairs": {}}, gold, scorer)  # type: ignore[attr-defined]
     assert sets == {"NAMEPAIR": {judged, elsewhere}, "VAGUE": {"big/kv_get"}}
+
+
+def test_sample_hits_draws_each_rule_with_the_tool_as_the_agent_sees_it(tmp_path: Path) -> None:
+    folder = tmp_path / "servers"
+    folder.mkdir()
+    (folder / "shop.json").write_text(json.dumps({"tools": [
+        {"name": "delete_order", "description": "Delete an order.",
+         "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}},
+        {"name": "get_order", "description": "Get an order.",
+         "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+         "annotations": {"readOnlyHint": True}},
+    ]}))
+    out = tmp_path / "hits.jsonl"
+    run_ = subprocess.run([sys.executable, str(BENCH / "sample_hits.py"), str(folder), str(out),
+                           "--codes", "SAFE001,SAFE003", "--per", "5"],
+                          capture_output=True, text=True, check=False)
+    assert run_.returncode == 0, run_.stderr
+    hits = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(h["code"], h["severity"], h["tool"]) for h in hits] == [
+        ("SAFE001", "error", "delete_order"), ("SAFE003", "warning", "delete_order")]
+    first = hits[0]
+    assert first["key"] == "SAFE001/error/shop//tools/0/name"
+    assert first["definition"]["description"] == "Delete an order."
+    assert first["siblings"] == ["get_order"]
+    again = tmp_path / "again.jsonl"
+    subprocess.run([sys.executable, str(BENCH / "sample_hits.py"), str(folder), str(again),
+                    "--codes", "SAFE001,SAFE003", "--per", "5"], check=True,
+                   capture_output=True)
+    assert again.read_text() == out.read_text()
