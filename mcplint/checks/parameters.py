@@ -222,6 +222,7 @@ _KIND = {
 }
 
 
+_OPTIONAL = rx.compile(r"\boptional\b", re.IGNORECASE)
 # A bullet line of a description documents a nested field ("- assignee (optional): …").
 _BULLET_LINE = rx.compile(r"\s*[-*•]\s")
 
@@ -426,9 +427,14 @@ def required_unclear(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
             # Bullet lines document nested fields ("- assignee (optional): …"), not this one.
             texts[param.name] = "\n".join(line for line in (param.description or "").splitlines()
                                           if not _BULLET_LINE.match(line))
+    # A description that calls the parameter both ("Optional if the server has a default;
+    # otherwise required") states a condition, which no `required` list can express.
+    conditional = {name for name, text in texts.items()
+                   if says_required and says_required.search(text) and _OPTIONAL.search(text)}
     # Every parameter whose prose says required belongs in the one list the suggestion adds.
     wanted = [name for name, text in texts.items()
-              if not listed and says_required and says_required.search(text)]
+              if not listed and says_required and says_required.search(text)
+              and name not in conditional]
     for param in tool.parameters:
         if param.depth != 0 or param.name not in texts:
             continue
@@ -441,7 +447,8 @@ def required_unclear(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> It
             if "required" not in schema:
                 fields["required_list"] = json.dumps(wanted)
             yield Hit(param.pointer, fields, tool)
-        elif param.name in listed and says_optional and says_optional.search(text):
+        elif (param.name in listed and says_optional and says_optional.search(text)
+              and param.name not in conditional):
             yield Hit(param.pointer, {
                 "param": param.name,
                 "problem": "says it is optional, but the input schema lists it in `required`",
