@@ -250,8 +250,27 @@ def _action_tokens(tokens: Sequence[str]) -> list[str]:
     return out
 
 
+def _read_agent_noun(word: str, vocab: Vocabulary) -> str | None:
+    """The read verb a noun for a doer stands for (analyzer → analyze, reader → read,
+    validator → validate), or None.  A role in a membership (watcher, follower) is a person
+    the tool adds or removes, not the tool."""
+    if (word in vocab.writes or word in vocab.read or word in vocab.detach_objects
+            or not word.endswith(("er", "or"))):
+        return None
+    for stem in (word[:-1], word[:-2], word[:-3], word[:-2] + "e"):
+        if len(stem) > 2 and stem in vocab.read:
+            return stem
+    return None
+
+
 def _name_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
     tokens = _action_tokens(tool.name_tokens)
+    # A name that ends in a reader of something names a tool that reads it, whatever verb its
+    # object holds: sp_purchase_analyzer analyzes purchases, deploy_services_reader reads
+    # deploys.
+    reads = _read_agent_noun(tokens[-1], vocab) if len(tokens) > 1 else None
+    if reads is not None:
+        return Reading("read", f'its name says "{tokens[-1]}"', reads)
     for i, token in enumerate(tokens):
         if token in vocab.read:
             for j in range(i + 1, len(tokens) - 1):
@@ -339,14 +358,24 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
 
 
 _HTTP_METHODS = frozenset({"get", "head", "options", "post", "put", "patch", "delete", "trace"})
+# WebDAV's and a few vendors' methods, which a full list of methods offers beside those.
+_MORE_METHODS = frozenset({"connect", "copy", "move", "link", "unlink", "purge", "lock",
+                           "unlock", "propfind", "proppatch", "mkcol", "view", "search"})
+
+
+def _http_methods(param: Parameter, vocab: Vocabulary) -> bool:
+    """Whether a selector offers HTTP methods (GET, POST, DELETE, … and WebDAV's)."""
+    if param.depth != 0 or param.name.lower() not in vocab.selectors:
+        return False
+    values = {v.lower() for v in _selected_values(param)}
+    return (len(values & _HTTP_METHODS) >= 2
+            and values <= _HTTP_METHODS | _MORE_METHODS)
 
 
 def _calls_http(tool: Tool, vocab: Vocabulary) -> bool:
     """Whether a selector offers HTTP methods: a generic API caller, which does what its
     method says whatever its name reads like (GenericOpenSearchApiTool is not "open")."""
-    return any(param.depth == 0 and param.name.lower() in vocab.selectors
-               and len(values := {v.lower() for v in _selected_values(param)}) >= 2
-               and values <= _HTTP_METHODS for param in tool.parameters)
+    return any(_http_methods(param, vocab) for param in tool.parameters)
 
 
 def named_effect(tool: Tool, vocab: Vocabulary) -> Reading | None:
@@ -360,8 +389,11 @@ def named_effect(tool: Tool, vocab: Vocabulary) -> Reading | None:
     if reading.effect == "write":
         routed = _router_reading(tool, vocab)
         # The selector makes a write-named router destructive, or, when every value it offers
-        # reads, a read: "manage" says less than the list of what it can do.
-        if routed is not None and routed.effect != "write":
+        # reads, a read: "manage" says less than the list of what it can do.  HTTP methods on a
+        # tool whose name writes are a field of what it writes (create_saved_request with
+        # method: GET|DELETE stores a request; it deletes nothing).
+        if (routed is not None and routed.effect != "write"
+                and not _calls_http(tool, vocab)):
             return routed
     return reading
 
@@ -478,6 +510,8 @@ def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | N
             return Reading("destructive", f'its parameter "{param.name}" overrides existing data',
                            reading.verb)
         values = param.schema.get("enum")
+        if _http_methods(param, vocab):
+            continue  # a request's method: the selector decides, in named_effect
         for value in values if isinstance(values, list) else ():
             # A value's first word is its verb, as a name's is: "icon_set" is a kind of set.
             words = split_name(value) if isinstance(value, str) else ()
