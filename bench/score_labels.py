@@ -73,6 +73,10 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     # A destructive tool writes too, so its finding answers both questions.
     "SAFE001": ("DESTRUCTIVE_UNGUARDED", "UNGUARDED_WRITE"),
     "SAFE002": ("UNGUARDED_WRITE",),
+    # A tool with no description at all says nothing, so it states no purpose, return,
+    # guidance or limit; the description rules leave it to SPEC004 rather than report it five
+    # times.
+    "SPEC004": ("VAGUE", "NORETURN", "NOGUIDANCE", "NOLIMITS"),
 }
 
 LOCKBOX = ROOT / "bench" / "lockbox.json"
