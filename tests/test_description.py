@@ -380,3 +380,25 @@ def test_repeated_passage_reported_once_and_left_out_of_own_text() -> None:
     assert [r.tool for r in only.related] == ["get_shipment", "cancel_shipment", "track_parcel"]
     assert "repeated in 4 tool descriptions" in only.message
     assert "Authentication: each call needs an API key" in only.message
+
+
+def test_a_template_filled_in_per_tool_is_one_repeated_passage_with_its_slots_open() -> None:
+    """Sentences that differ only in an identifier (a permission, a flag, a tool name) are one
+    template: reported once with the slot shown as "…", and kept out of each tool's own text."""
+    template = ("Permissions: before calling, make sure your role grants the {} permission; "
+                "requests without it are rejected with an AccessDenied error and nothing is "
+                "changed, so check the role first if you are not sure it has been granted to "
+                "you by the account's administrator.")
+    tools = [_tool(name, f"{what} {template.format(permission)}")
+             for name, what, permission in [
+                 ("list_buckets", "List the buckets of the account.", "store:ListBuckets"),
+                 ("list_tables", "List the tables of a bucket.", "store:ListTables"),
+                 ("create_table", "Create a table in a bucket.", "store:CreateTable"),
+                 ("delete_table", "Delete a table and its rows.", "store:DeleteTable")]]
+    (repeated,) = _lint("DESC007", tools)
+    assert "repeated in 4 tool descriptions" in repeated.message
+    assert "grants the … permission" in repeated.message
+    assert "store:ListBuckets" not in repeated.message
+    # The template's "if you are not sure" is no tool's own guidance.
+    assert _flagged("DESC003", tools) == ["list_buckets", "list_tables", "create_table",
+                                          "delete_table"]

@@ -35,6 +35,12 @@ _SENTENCE_END = rx.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.!?])\s+|\n\s*")
 _BULLET = rx.compile(r"^[\s>*\-•#\d.)]*")
 _SPACE = rx.compile(r"\s+")
 _WORD = rx.compile(r"[A-Za-z0-9]+")
+# A token that names something rather than saying something: it has a colon, an underscore or
+# a digit inside it, or a capital after a small letter (s3tables:ListTables, list_tables,
+# createTable), or is quoted in backticks.
+_IDENTIFIER = rx.compile(r"`[^`\n]+`"
+                         r"|(?<![\w:])(?=[\w:./-]*(?:\w[:_]\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]))"
+                         r"[\w:./-]+")
 
 
 def _key(sentence: str) -> str | None:
@@ -46,6 +52,9 @@ def _key(sentence: str) -> str | None:
     text = _BULLET.sub("", text)
     if len(_WORD.findall(text)) < MIN_WORDS:
         return None
+    # A template filled in per tool ("You must have the s3tables:ListTables permission to use
+    # this operation") is one sentence: the identifier in its slot is the only difference.
+    text = _IDENTIFIER.sub("*", text)
     return _SPACE.sub(" ", text.lower()).rstrip(" .!?;")
 
 
@@ -104,6 +113,7 @@ def find(manifest: Manifest) -> Boilerplate:
     own: dict[int, str] = {}
     holders: dict[str, list[Tool]] = {}
     written: dict[str, str] = {}
+    templates: set[str] = set()
     for tool in described:
         text = tool.description or ""
         parts: list[str] = []
@@ -116,10 +126,16 @@ def find(manifest: Manifest) -> Boilerplate:
                 last = span.end
                 if not holders.get(span.key) or holders[span.key][-1] is not tool:
                     holders.setdefault(span.key, []).append(tool)
-                    written.setdefault(span.key, text[span.start:span.end].strip())
+                    sentence = text[span.start:span.end].strip()
+                    written.setdefault(span.key, sentence)
+                    if written[span.key] != sentence:
+                        templates.add(span.key)
         if parts:
             parts.append(text[last:])
             own[tool.index] = "".join(parts)
+    # A template is shown with its slots open, since each tool fills them in differently.
+    for key in templates:
+        written[key] = _IDENTIFIER.sub("…", written[key])
     return Boilerplate(keys, own, _passages(holders, written))
 
 
