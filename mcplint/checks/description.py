@@ -244,11 +244,15 @@ def _return_statement(tool: Tool, ctx: Context, options: Mapping[str, Any]) -> s
     if _named_output(tool.output_schema, generic_props):
         return "outputSchema"
     text = _description_of(tool)
-    generic = stems(options["generic-return-words"])
+    # "get_application returns application by application name": naming the tool's own
+    # object, and how it is looked up, says nothing of what comes back.
+    generic = stems(options["generic-return-words"]) | {stem(t) for t in tool.name_tokens}
     for cue in compile_patterns("return-cues", options["return-cues"]):
         for match in cue.finditer(text):
-            clause = [w for w in _clause_after(text, match.end()) if stem(w) not in generic]
-            if clause:
+            clause = _clause_after(text, match.end())
+            if "by" in clause:
+                clause = clause[:clause.index("by")]
+            if any(stem(w) not in generic for w in clause):
                 return match.group()
     found = first_match(compile_patterns("return-formats", options["return-formats"]), text)
     if found:
