@@ -25,7 +25,9 @@ Three figures, and why each exists:
 * **lockbox** (``--servers lockbox``): the servers in ``bench/lockbox.json`` were set aside before
   a round of rule work and their misses were not read during it; ``--show`` refuses them.  It is
   the closest thing to an unseen server this set has.  ``--gold bench/blind`` and
-  ``--gold bench/blind2`` score labelled sets made blind to the rules (see their READMEs).
+  ``--gold bench/blind2`` score labelled sets made blind to the rules (see their READMEs);
+  ``--gold bench/blind3`` (servers outside the corpus, ``--corpus`` a folder of
+  ``bench/fresh_servers.py --batch 2`` snapshots) lets ``--show`` read only its ``read`` half.
 """
 
 from __future__ import annotations
@@ -154,6 +156,15 @@ def predict(corpus: Path, categories: Mapping[str, tuple[str, ...]] = CATEGORIES
 
 
 # --- scoring -----------------------------------------------------------------------------------
+
+def held_servers(gold_dir: Path) -> set[str]:
+    """The servers of a labelled set whose misses must not be read: its split.json's
+    ``held`` half (bench/blind3 is read on one half for classes and measured on the other)."""
+    split = gold_dir / "split.json"
+    if not split.is_file():
+        return set()
+    return set(json.loads(split.read_text(encoding="utf-8")).get("held", ()))
+
 
 def load_scorer(labels: Path) -> ModuleType:
     """The labelled set's own ``score.py`` (from the shared corpus), imported as a module."""
@@ -374,6 +385,10 @@ def main(argv: list[str] | None = None) -> int:
     corpus: Path = args.corpus
     real = corpus / "real" if (corpus / "real").is_dir() else corpus
     labels = corpus / "labels" if (corpus / "labels").is_dir() else real.parent / "labels"
+    if not (labels / "score.py").is_file():
+        # Servers outside the shared corpus (bench/blind3's, from bench/fresh_servers.py) are
+        # scored by the corpus's own scorer, so every labelled set is counted the same way.
+        labels = default_corpus / "labels"
     config = parse_config(args.config) if args.config else None
     progress: Callable[[str], None] = lambda text: print(text, file=sys.stderr)  # noqa: E731
     pred = predict(real, progress=progress, config=config)
@@ -395,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
             b.resolve() for b in BLIND_SETS}:
         parser.error("--show would list the blind set's items, which would make it a tuning "
                      "set; score it without --show")
+    held = held_servers(Path(gold_dir))
+    if show and chosen & held:
+        parser.error(f"--show would list the held-out half of {gold_dir}'s items "
+                     f"({', '.join(sorted(chosen & held))}); choose --servers from its read "
+                     "half (split.json)")
     sets = _as_sets(pred, gold, scorer)
     rows = {"in-sample": scorer.score(sets, gold)}
     notes: list[str] = []
