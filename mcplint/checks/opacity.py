@@ -115,6 +115,8 @@ def _reason(param: Parameter, tool: Tool, ctx: Context, options: Mapping[str, An
     if tool_line(param, tool, root):
         return None
     types = effective_types(schema, root)
+    if schema.get("properties") == {} and schema.get("additionalProperties") is False:
+        return None  # an object that takes no keys at all: there is nothing to work out
     if _free_form_object(schema, items, types):
         pattern = options["where-pattern"]
         if name in lowered(options["map-names"]) or _SHAPE.search(text) or (
