@@ -222,6 +222,7 @@ _KIND = {
 }
 
 
+# "optional" anywhere beside a required-pattern match makes the requirement a condition.
 _OPTIONAL = rx.compile(r"\boptional\b", re.IGNORECASE)
 # A bullet line of a description documents a nested field ("- assignee (optional): …").
 _BULLET_LINE = rx.compile(r"\s*[-*•]\s")

@@ -35,10 +35,12 @@ _LEVEL = {"enum": ["destructive", "write"],
 _SESSION_OPTIONS: dict[str, Any] = {
     "info-verbs": {**WORDS, "default": [],
                    "description": "Write verbs that only move around the agent's own session "
-                                  "(navigate, go back, scroll, connect)."},
+                                  "(navigate, go back, scroll): SAFE002 reports them at info, "
+                                  "and SAFE004 lets readOnlyHint: true stand for them."},
     "session-objects": {**WORDS, "default": [],
                         "description": "Name words of things that belong to the agent's own "
-                                       "throwaway session (page, tab, dialog)."},
+                                       "throwaway session (page, tab, dialog), treated as "
+                                       "info-verbs are."},
 }
 
 
