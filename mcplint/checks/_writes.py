@@ -27,7 +27,7 @@ from functools import cached_property, lru_cache
 from typing import Any, Literal, NamedTuple
 
 from mcplint import regex_cache as rx
-from mcplint.checks._paramtext import listed_values
+from mcplint.checks._paramtext import listed_values, tool_line
 from mcplint.checks._text import compile_patterns
 from mcplint.checks.base import PATTERNS, WORDS
 from mcplint.model import Manifest, Parameter, Tool
@@ -314,14 +314,16 @@ _SELECTOR_LEAD_INS = ("one of", "either", "valid values", "allowed values", "pos
                       "supported values", "options", "choices", "can be", "must be")
 
 
-def _selected_values(param: Parameter) -> list[str]:
+def _selected_values(param: Parameter, tool: Tool) -> list[str]:
     """The values a selector parameter offers: its enum (or its items' enum), else the values
-    its description lists."""
+    its description lists, or, undescribed, its line in the tool's description (an ``Args:``
+    block's ``action: "create", "drop", "info", or "list"``)."""
     for schema in (param.schema, param.schema.get("items")):
         values = schema.get("enum") if isinstance(schema, Mapping) else None
         if isinstance(values, list):
             return [v for v in values if isinstance(v, str)]
-    listing = listed_values(param.description or "", _SELECTOR_LEAD_INS, 20)
+    text = param.description or tool_line(param, tool)
+    listing = listed_values(text, _SELECTOR_LEAD_INS, 20)
     return list(listing.values) if listing is not None else []
 
 
@@ -334,7 +336,7 @@ def _router_reading(tool: Tool, vocab: Vocabulary) -> Reading | None:
     for param in tool.parameters:
         if param.depth != 0 or param.name.lower() not in vocab.selectors:
             continue
-        for value in _selected_values(param):
+        for value in _selected_values(param, tool):
             words = split_name(value)
             verb = _lemma(words[0], vocab.writes | vocab.read) if words else None
             why = f'its parameter "{param.name}" selects "{value}"'
@@ -363,11 +365,11 @@ _MORE_METHODS = frozenset({"connect", "copy", "move", "link", "unlink", "purge",
                            "unlock", "propfind", "proppatch", "mkcol", "view", "search"})
 
 
-def _http_methods(param: Parameter, vocab: Vocabulary) -> bool:
+def _http_methods(param: Parameter, tool: Tool, vocab: Vocabulary) -> bool:
     """Whether a selector offers HTTP methods (GET, POST, DELETE, … and WebDAV's)."""
     if param.depth != 0 or param.name.lower() not in vocab.selectors:
         return False
-    values = {v.lower() for v in _selected_values(param)}
+    values = {v.lower() for v in _selected_values(param, tool)}
     return (len(values & _HTTP_METHODS) >= 2
             and values <= _HTTP_METHODS | _MORE_METHODS)
 
@@ -375,7 +377,7 @@ def _http_methods(param: Parameter, vocab: Vocabulary) -> bool:
 def _calls_http(tool: Tool, vocab: Vocabulary) -> bool:
     """Whether a selector offers HTTP methods: a generic API caller, which does what its
     method says whatever its name reads like (GenericOpenSearchApiTool is not "open")."""
-    return any(_http_methods(param, vocab) for param in tool.parameters)
+    return any(_http_methods(param, tool, vocab) for param in tool.parameters)
 
 
 def named_effect(tool: Tool, vocab: Vocabulary) -> Reading | None:
@@ -510,7 +512,7 @@ def _destructive(tool: Tool, vocab: Vocabulary, reading: Reading) -> Reading | N
             return Reading("destructive", f'its parameter "{param.name}" overrides existing data',
                            reading.verb)
         values = param.schema.get("enum")
-        if _http_methods(param, vocab):
+        if _http_methods(param, tool, vocab):
             continue  # a request's method: the selector decides, in named_effect
         for value in values if isinstance(values, list) else ():
             # A value's first word is its verb, as a name's is: "icon_set" is a kind of set.
