@@ -6,7 +6,9 @@ Shared by the write-safety checks.  A tool's *effect* is read from, in order of 
    ``delete_post`` writes), except that a write verb joined by ``or``/``and`` still counts
    (``get_or_create_label``), and a run verb on a read object is a read
    (``execute_log_insights_query``) unless the annotations declare ``readOnlyHint: false``
-   and ``destructiveHint: true`` (``execute_query`` on a SQL database);
+   and ``destructiveHint: true`` (``execute_query`` on a SQL database), and a name that ends
+   in a reader reads (``sp_purchase_analyzer``); a selector parameter (``action``) then says
+   what a router does;
 2. the first verb of its description, when the name has no action word (``maintenance_on``:
    "Enable maintenance mode …");
 3. its annotations, when neither says: ``readOnlyHint: false`` with ``destructiveHint`` true or
